@@ -1,0 +1,213 @@
+/**
+ * The one result-code vocabulary, from engine to wire to UI.
+ * Each code has an HTTP status and the names of its parameters; the client turns code + params
+ * into a Romanian or English message (src/i18n). Codes are stable: never rename one, add a new one.
+ */
+export const errorCatalogue = {
+  // Generic and framework-level
+  UNKNOWN_ERROR: { status: 500, params: [] },
+  REQUEST_MALFORMED_JSON: { status: 400, params: [] },
+  REQUEST_INVALID: { status: 400, params: ['field', 'issue'] },
+  REQUEST_BODY_TOO_LARGE: { status: 413, params: ['limitBytes'] },
+  REQUEST_UNSUPPORTED_MEDIA_TYPE: { status: 415, params: ['contentType'] },
+  NOT_FOUND: { status: 404, params: ['path'] },
+  FORBIDDEN: { status: 403, params: ['scope'] },
+  SERVICE_UNAVAILABLE: { status: 503, params: [] },
+
+  // Authentication
+  AUTH_PASSWORD_EXPIRED: { status: 403, params: [] },
+  AUTH_CODE_MISSING: { status: 400, params: [] },
+  AUTH_CODE_INVALID: { status: 401, params: [] },
+  AUTH_CODE_ALREADY_USED: { status: 401, params: [] },
+  AUTH_CREDENTIALS_INVALID: { status: 401, params: [] },
+  AUTH_PASSWORD_USED_BEFORE: { status: 422, params: [] },
+  AUTH_PASSWORD_INVALID: { status: 422, params: ['minLength'] },
+  AUTH_PASSWORDS_NOT_MATCHING: { status: 422, params: [] },
+  AUTH_PASSWORD_NOT_EXPIRED: { status: 409, params: [] },
+  AUTH_TOKEN_MISSING: { status: 401, params: [] },
+  AUTH_TOKEN_EXPIRED: { status: 401, params: [] },
+  AUTH_TOKEN_INVALID: { status: 401, params: [] },
+  AUTH_TOO_MANY_ATTEMPTS: { status: 429, params: ['retryAfterSeconds'] },
+
+  // Orders: missing fields
+  ORDER_ASSET_ID_MISSING: { status: 400, params: [] },
+  ORDER_VALIDITY_TYPE_MISSING: { status: 400, params: [] },
+  ORDER_VALIDITY_TIMESTAMP_MISSING: { status: 400, params: [] },
+  ORDER_QUANTITY_MISSING: { status: 400, params: [] },
+  ORDER_CONTRACT_COUNT_MISSING: { status: 400, params: [] },
+  ORDER_PRICE_MISSING: { status: 400, params: [] },
+  ORDER_DIRECTION_MISSING: { status: 400, params: [] },
+  ORDER_CLIENT_CODE_MISSING: { status: 400, params: [] },
+  // Orders: invalid references and rights
+  ORDER_ASSET_ID_INVALID: { status: 422, params: ['assetId'] },
+  ORDER_DIRECTION_INVALID: { status: 422, params: ['way'] },
+  ORDER_CLIENT_CODE_INVALID: { status: 422, params: ['clientCode'] },
+  ORDER_CLIENT_NOT_ACTIVE: { status: 422, params: ['clientCode'] },
+  ORDER_INITIATOR_EXISTS: { status: 422, params: ['orderId'] },
+  ORDER_AGENCY_CLIENT_FORBIDDEN: { status: 403, params: ['clientCode'] },
+  ORDER_NO_RIGHT: { status: 403, params: ['clientCode', 'assetId', 'way'] },
+  ORDER_NOT_FOUND: { status: 404, params: ['orderId'] },
+  ORDER_STATE_INVALID: { status: 409, params: ['orderId', 'status'] },
+  // Orders: quantity and price
+  ORDER_QUANTITY_TOO_LARGE: { status: 422, params: ['max'] },
+  ORDER_QUANTITY_STEP: { status: 422, params: ['step'] },
+  ORDER_PRICE_STEP: { status: 422, params: ['step'] },
+  ORDER_PRICE_OUTSIDE_LIMITS: { status: 422, params: ['min', 'max'] },
+  ORDER_PRICE_NEGATIVE: { status: 422, params: [] },
+  ORDER_PRICE_ZERO: { status: 422, params: [] },
+  ORDER_PRICE_TOO_MANY_DIGITS: { status: 422, params: ['maxDigits'] },
+  ORDER_QUANTITY_BELOW_MINIMUM: { status: 422, params: ['min'] },
+  ORDER_QUANTITY_INVALID: { status: 422, params: [] },
+  ORDER_VALIDITY_IN_PAST: { status: 422, params: ['validity'] },
+  ORDER_SESSION_MIN_PRICE: { status: 422, params: ['bound'] },
+  ORDER_SESSION_MAX_PRICE: { status: 422, params: ['bound'] },
+  ORDER_REGULATOR_MAX_PRICE: { status: 422, params: ['bound'] },
+  // Orders: per-asset configuration
+  ORDER_PRICE_CANNOT_WORSEN: { status: 422, params: ['previous'] },
+  ORDER_QUANTITY_CANNOT_DECREASE: { status: 422, params: ['previous'] },
+  ORDER_PRICE_NOT_CHANGEABLE: { status: 422, params: [] },
+  ORDER_ATTRIBUTES_NOT_CHANGEABLE: { status: 422, params: [] },
+  ORDER_NOT_CANCELLABLE: { status: 422, params: [] },
+  // Orders: cross and delta T
+  ORDER_CROSS: { status: 422, params: ['orderId'] },
+  ORDER_CROSS_BID: { status: 422, params: ['orderId'] },
+  ORDER_DELTA_T_LOCKED: { status: 422, params: ['endsAt'] },
+  ORDER_DELTA_T_PRICE_STEP: { status: 422, params: ['step'] },
+  // Orders: participant restrictions
+  ORDER_GAS_RELEASE_FORBIDDEN: { status: 403, params: ['clientCode', 'assetId'] },
+  ORDER_IMBALANCE_BID_ONLY: { status: 422, params: ['quantity'] },
+  ORDER_IMBALANCE_ASK_ONLY: { status: 422, params: ['quantity'] },
+  ORDER_IMBALANCE_QUANTITY_LIMIT: { status: 422, params: ['limit'] },
+  ORDER_TRADEABLE_QUANTITY_INSUFFICIENT: { status: 422, params: ['excess', 'limit'] },
+  ORDER_CLIENT_RESTRICTED_ASK: { status: 403, params: ['clientCode'] },
+  ORDER_BALANCING_GROUP_NO_CANCEL: { status: 422, params: [] },
+  ORDER_BALANCING_GROUP_ONLY_IMPROVE: { status: 422, params: [] },
+  ORDER_BALANCING_GROUP_DECREASE_CAP: { status: 422, params: ['maxDecrease'] },
+  ORDER_SIDE_RESTRICTED: { status: 403, params: ['way'] },
+  ORDER_TRANSMISSION_SIDE_RESTRICTED: { status: 403, params: ['way'] },
+  ORDER_NOT_TRANSMISSION_PARTNER: { status: 403, params: ['clientCode'] },
+  ORDER_INSUFFICIENT_FUNDS: { status: 422, params: ['amountToDeposit', 'currency'] },
+  ORDER_SIMPLE_COMPETITIVE_GTC_ONLY: { status: 422, params: [] },
+  ORDER_SIMPLE_COMPETITIVE_WRONG_SIDE: { status: 422, params: ['way'] },
+  ORDER_INITIATOR_QUANTITY_LOCKED: { status: 422, params: [] },
+  ORDER_INITIATOR_NO_NEW_ORDER: { status: 422, params: [] },
+  ORDER_TRADING_DEACTIVATED: { status: 422, params: ['assetId'] },
+  ORDER_FOK_NOT_FILLED: { status: 422, params: [] },
+  ORDER_IOC_NOT_FILLED: { status: 422, params: [] },
+
+  // Session
+  SESSION_PHASE_FORBIDS: { status: 409, params: ['phase'] },
+  SESSION_CLOSING_NO_PRICE_CHANGE: { status: 409, params: [] },
+  SESSION_SUSPENDED: { status: 409, params: [] },
+
+  // Clearing
+  CLEARING_FINANCIAL_LIMIT: { status: 422, params: ['limit', 'exposure'] },
+  CLEARING_CLIENT_NOT_ALLOWED: { status: 403, params: ['clientCode', 'assetId'] },
+  CLEARING_CLIENT_NOT_ACTIVE: { status: 403, params: ['clientCode'] },
+  CLEARING_MAX_CONTRACTS: { status: 422, params: ['max'] },
+
+  // Whitelist
+  WHITELIST_PENDING_EXISTS: { status: 409, params: ['partner'] },
+  WHITELIST_PARTNER_EXISTS: { status: 409, params: ['partner'] },
+  WHITELIST_NOT_PARTNER: { status: 409, params: ['partner'] },
+  WHITELIST_SAME_AS_LATEST: { status: 409, params: ['partner'] },
+
+  // Transfer (each carries the transaction id)
+  TRANSFER_GAS_RELEASE: { status: 422, params: ['transactionId'] },
+  TRANSFER_ASSET_NOT_IN_MARKET: { status: 422, params: ['transactionId'] },
+  TRANSFER_BUYER_NOT_FOUND: { status: 422, params: ['transactionId'] },
+  TRANSFER_SELLER_NOT_FOUND: { status: 422, params: ['transactionId'] },
+  TRANSFER_BUYER_NOT_ACTIVE: { status: 422, params: ['transactionId'] },
+  TRANSFER_SELLER_NOT_ACTIVE: { status: 422, params: ['transactionId'] },
+  TRANSFER_NO_SESSION: { status: 422, params: ['transactionId', 'date'] },
+  TRANSFER_NO_BUY_AGENCY_BROKER: { status: 422, params: ['transactionId'] },
+  TRANSFER_NO_SELL_AGENCY_BROKER: { status: 422, params: ['transactionId'] },
+  TRANSFER_INITIATOR_NOT_ACTIVE: { status: 422, params: ['transactionId'] },
+  TRANSFER_PARTNER_NOT_ACTIVE: { status: 422, params: ['transactionId'] },
+  TRANSFER_INITIATOR_INSUFFICIENT_FUNDS: { status: 422, params: ['transactionId'] },
+  TRANSFER_PARTNER_INSUFFICIENT_FUNDS: { status: 422, params: ['transactionId'] },
+  TRANSFER_LIMIT_DATE_EXCEEDED: { status: 422, params: ['transactionId'] },
+  TRANSFER_NOT_PARTICIPANT: { status: 403, params: ['transactionId'] },
+
+  // OTC rejection reasons
+  OTC_INITIATOR_NOT_ACTIVE: { status: 422, params: [] },
+  OTC_PARTNER_NOT_ACTIVE: { status: 422, params: [] },
+  OTC_INITIATOR_INSUFFICIENT_FUNDS: { status: 422, params: [] },
+  OTC_PARTNER_INSUFFICIENT_FUNDS: { status: 422, params: [] },
+  OTC_PRICE_VARIATION: { status: 422, params: ['maxPercent', 'settlementPrice'] },
+  OTC_LIMIT_DATE_EXCEEDED: { status: 422, params: [] },
+
+  // Workspaces
+  WORKSPACE_DELETE_FAILED: { status: 500, params: [] },
+  WORKSPACE_SAVE_FAILED: { status: 500, params: [] },
+  WORKSPACE_EDIT_FAILED: { status: 500, params: [] },
+  WORKSPACE_LOAD_FAILED: { status: 500, params: [] },
+
+  // Contract upload
+  CONTRACT_UNKNOWN_ERROR: { status: 500, params: [] },
+  CONTRACT_EXISTS: { status: 409, params: ['transactionId'] },
+  CONTRACT_TRANSACTION_NOT_FOUND: { status: 404, params: ['transactionId'] },
+  CONTRACT_NOT_PARTICIPANT: { status: 403, params: ['transactionId'] },
+  CONTRACT_INVALID_FILE_NAME: { status: 422, params: ['fileName'] },
+  CONTRACT_NOT_PDF: { status: 415, params: ['fileName'] },
+
+  // STOMP channel (sent in ERROR frames as the `code` header and in the body)
+  STOMP_FRAME_MALFORMED: { status: 400, params: [] },
+  STOMP_FRAME_TOO_LARGE: { status: 413, params: ['limitBytes'] },
+  STOMP_TOO_MANY_HEADERS: { status: 400, params: ['limit'] },
+  STOMP_NOT_CONNECTED: { status: 401, params: [] },
+  STOMP_CONNECT_TIMEOUT: { status: 408, params: ['timeoutMs'] },
+  STOMP_HEARTBEAT_TIMEOUT: { status: 408, params: ['timeoutMs'] },
+  STOMP_DESTINATION_UNKNOWN: { status: 404, params: ['destination'] },
+  STOMP_DESTINATION_FORBIDDEN: { status: 403, params: ['destination'] },
+  STOMP_SUBSCRIPTION_DUPLICATE: { status: 409, params: ['id'] },
+  STOMP_SUBSCRIPTION_UNKNOWN: { status: 404, params: ['id'] },
+  STOMP_SLOW_CONSUMER: { status: 503, params: ['limitBytes'] },
+  STOMP_VERSION_UNSUPPORTED: { status: 400, params: ['supported'] },
+} as const satisfies Record<string, { status: number; params: readonly string[] }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[];
+
+type ParamNames<C extends ErrorCode> = (typeof errorCatalogue)[C]['params'][number];
+/** Parameters are display-ready: decimal strings for prices and amounts, ids as given. */
+export type ErrorParams<C extends ErrorCode> = { [K in ParamNames<C>]: string | number };
+
+export interface ApiError<C extends ErrorCode = ErrorCode> {
+  code: C;
+  params: ErrorParams<C>;
+}
+
+/** Builds a refusal; the parameter object is checked against the catalogue at compile time. */
+export function apiError<C extends ErrorCode>(code: C, ...rest: ParamNames<C> extends never ? [] : [ErrorParams<C>]): ApiError<C> {
+  return { code, params: (rest[0] ?? {}) as ErrorParams<C> };
+}
+
+export function httpStatusOf(code: ErrorCode): number {
+  return errorCatalogue[code].status;
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(errorCatalogue, value);
+}
+
+/** A refusal thrown inside the server; the HTTP layer turns it into `{ error: { code, params } }`. */
+export class ExchangeError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly code: C;
+  readonly params: ErrorParams<C>;
+  constructor(error: ApiError<C>) {
+    super(error.code);
+    this.code = error.code;
+    this.params = error.params;
+  }
+  get status(): number {
+    return httpStatusOf(this.code);
+  }
+  toJSON(): ApiError<C> {
+    return { code: this.code, params: this.params };
+  }
+}
+
+export function fail<C extends ErrorCode>(code: C, ...rest: ParamNames<C> extends never ? [] : [ErrorParams<C>]): never {
+  throw new ExchangeError(apiError(code, ...rest));
+}

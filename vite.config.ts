@@ -1,0 +1,15 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The client is served by the exchange server under /session/; in dev, Vite proxies the API and socket to it.
+export default defineConfig({
+  base: '/session/',
+  plugins: [react()],
+  build: { outDir: 'dist/client', emptyOutDir: true },
+  server: {
+    proxy: {
+      '/session/api': 'http://127.0.0.1:8080',
+      '/session/ws': { target: 'ws://127.0.0.1:8080', ws: true },
+    },
+  },
+});
