@@ -173,14 +173,12 @@ type ParamNames<C extends ErrorCode> = (typeof errorCatalogue)[C]['params'][numb
 /** Parameters are display-ready: decimal strings for prices and amounts, ids as given. */
 export type ErrorParams<C extends ErrorCode> = { [K in ParamNames<C>]: string | number };
 
-export interface ApiError<C extends ErrorCode = ErrorCode> {
-  code: C;
-  params: ErrorParams<C>;
-}
+/** A refusal on the wire; for the default (any code) it is a union, so `code` narrows `params`. */
+export type ApiError<C extends ErrorCode = ErrorCode> = C extends ErrorCode ? { code: C; params: ErrorParams<C> } : never;
 
 /** Builds a refusal; the parameter object is checked against the catalogue at compile time. */
 export function apiError<C extends ErrorCode>(code: C, ...rest: ParamNames<C> extends never ? [] : [ErrorParams<C>]): ApiError<C> {
-  return { code, params: (rest[0] ?? {}) as ErrorParams<C> };
+  return { code, params: rest[0] ?? {} } as ApiError<C>;
 }
 
 export function httpStatusOf(code: ErrorCode): number {
@@ -196,15 +194,16 @@ export class ExchangeError<C extends ErrorCode = ErrorCode> extends Error {
   readonly code: C;
   readonly params: ErrorParams<C>;
   constructor(error: ApiError<C>) {
-    super(error.code);
-    this.code = error.code;
-    this.params = error.params;
+    const { code, params } = error as { code: C; params: ErrorParams<C> };
+    super(code);
+    this.code = code;
+    this.params = params;
   }
   get status(): number {
     return httpStatusOf(this.code);
   }
   toJSON(): ApiError<C> {
-    return { code: this.code, params: this.params };
+    return { code: this.code, params: this.params } as ApiError<C>;
   }
 }
 

@@ -1,0 +1,63 @@
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { apiError, ExchangeError, TOKEN_MAX_AGE_SECONDS, type TokenClaims } from '../../protocol/index.ts';
+
+const algorithm = 'HS256';
+const issuer = 'energy-exchange';
+
+export interface IssuedToken {
+  token: string;
+  expiresAt: Date;
+}
+
+/** Signs and verifies bearer tokens: HS256 only, `exp` required, max age 1800 s. */
+export class TokenService {
+  constructor(
+    private readonly key: Uint8Array,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async issue(claims: TokenClaims): Promise<IssuedToken> {
+    const issuedAt = Math.floor(this.now() / 1000);
+    const expiresAtSeconds = issuedAt + TOKEN_MAX_AGE_SECONDS;
+    const token = await new SignJWT({ username: claims.username, roles: claims.roles, scopes: claims.scopes })
+      .setProtectedHeader({ alg: algorithm, typ: 'JWT' })
+      .setSubject(claims.sub)
+      .setIssuer(issuer)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAtSeconds)
+      .sign(this.key);
+    return { token, expiresAt: new Date(expiresAtSeconds * 1000) };
+  }
+
+  /** Throws ExchangeError AUTH_TOKEN_EXPIRED or AUTH_TOKEN_INVALID. */
+  async verify(token: string): Promise<TokenClaims> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: [algorithm],
+        issuer,
+        requiredClaims: ['exp', 'iat', 'sub'],
+        maxTokenAge: TOKEN_MAX_AGE_SECONDS,
+        currentDate: new Date(this.now()),
+        clockTolerance: 0,
+      });
+      if (typeof payload.sub !== 'string' || typeof payload.username !== 'string') throw new ExchangeError(apiError('AUTH_TOKEN_INVALID'));
+      return {
+        sub: payload.sub,
+        username: payload.username,
+        roles: Array.isArray(payload.roles) ? payload.roles.map(String) : [],
+        scopes: Array.isArray(payload.scopes) ? payload.scopes.map(String) : [],
+      };
+    } catch (error) {
+      if (error instanceof ExchangeError) throw error;
+      if (error instanceof errors.JWTExpired) throw new ExchangeError(apiError('AUTH_TOKEN_EXPIRED'));
+      throw new ExchangeError(apiError('AUTH_TOKEN_INVALID'));
+    }
+  }
+}
+
+/** Pulls the token out of `Authorization: Bearer <token>`; throws AUTH_TOKEN_MISSING. */
+export function bearerToken(header: string | undefined): string {
+  const match = header ? /^Bearer\s+(\S+)$/i.exec(header.trim()) : null;
+  if (!match?.[1]) throw new ExchangeError(apiError('AUTH_TOKEN_MISSING'));
+  return match[1];
+}

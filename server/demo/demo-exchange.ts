@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { assetSpecificationSchema, defaultPreferences, marketSchema, roles, ringSchema } from '../../protocol/index.ts';
+import { hashPassword } from '../auth/password-hash.ts';
+import { ReferenceRepository } from '../store/reference.repository.ts';
+import type { Store } from '../store/store.ts';
+import { UsersRepository } from '../store/users.repository.ts';
+
+export const demoFixturesDir = fileURLToPath(new URL('../../fixtures/demo/', import.meta.url));
+
+const assetFixtureSchema = z.strictObject({
+  id: z.string(),
+  marketId: z.string(),
+  ringId: z.string().nullable(),
+  code: z.string(),
+  name: z.string(),
+  spec: assetSpecificationSchema.omit({ id: true, marketId: true, ringId: true, code: true, name: true }).extend({ config: z.record(z.string(), z.unknown()) }),
+});
+
+export const demoExchangeSchema = z.strictObject({
+  markets: z.array(marketSchema),
+  rings: z.array(ringSchema),
+  assets: z.array(assetFixtureSchema),
+  agencies: z.array(z.strictObject({ id: z.string(), name: z.string() })),
+  brokers: z.array(z.strictObject({ id: z.string(), agencyId: z.string(), name: z.string() })),
+  terminals: z.array(z.strictObject({ id: z.string(), brokerId: z.string(), name: z.string() })),
+  clients: z.array(z.strictObject({ id: z.string(), code: z.string(), name: z.string(), acerCode: z.string(), agencyId: z.string(), active: z.boolean() })),
+});
+
+export const demoUserSchema = z.strictObject({
+  username: z.string(),
+  name: z.string(),
+  password: z.string(),
+  roles: z.array(z.enum(roles)),
+  scopes: z.array(z.string()),
+  brokerId: z.string().nullable(),
+  agencyId: z.string().nullable(),
+  terminalId: z.string().nullable(),
+  clientCodes: z.array(z.string()),
+  marketIds: z.array(z.string()),
+  totpSecret: z.string().regex(/^[A-Z2-7]+=*$/),
+  /** Makes a demo user whose password has expired, to show the reset flow. */
+  passwordChangedDaysAgo: z.number().int().nonnegative().optional(),
+});
+export type DemoUser = z.infer<typeof demoUserSchema>;
+export const demoUsersSchema = z.strictObject({ note: z.string(), users: z.array(demoUserSchema) });
+
+export function readDemoUsers(dir = demoFixturesDir): DemoUser[] {
+  return demoUsersSchema.parse(JSON.parse(readFileSync(`${dir}users.json`, 'utf8'))).users;
+}
+
+export function readDemoExchange(dir = demoFixturesDir): z.infer<typeof demoExchangeSchema> {
+  return demoExchangeSchema.parse(JSON.parse(readFileSync(`${dir}exchange.json`, 'utf8')));
+}
+
+/** Loads the demo exchange on first start (an empty database); later starts keep what is there. */
+export async function loadDemoExchangeIfEmpty(store: Store, now: Date, dir = demoFixturesDir): Promise<boolean> {
+  if ((await store.users.count()) > 0) return false;
+  const exchange = readDemoExchange(dir);
+  const users = readDemoUsers(dir);
+  const hashes = await Promise.all(users.map((user) => hashPassword(user.password)));
+  await store.db.transaction(async (tx) => {
+    const reference = new ReferenceRepository(tx);
+    const usersRepo = new UsersRepository(tx);
+    for (const market of exchange.markets) await reference.insertMarket(market);
+    for (const ring of exchange.rings) await reference.insertRing(ring);
+    for (const asset of exchange.assets) await reference.insertAsset(asset);
+    for (const agency of exchange.agencies) await reference.insertAgency(agency);
+    for (const broker of exchange.brokers) await reference.insertBroker(broker);
+    for (const terminal of exchange.terminals) await reference.insertTerminal(terminal);
+    for (const client of exchange.clients) await reference.insertClient(client);
+    for (const [index, user] of users.entries()) {
+      await usersRepo.insert({
+        id: `U-${String(index + 1).padStart(3, '0')}`,
+        username: user.username,
+        name: user.name,
+        roles: user.roles,
+        scopes: user.scopes,
+        brokerId: user.brokerId,
+        agencyId: user.agencyId,
+        terminalId: user.terminalId,
+        clientCodes: user.clientCodes,
+        marketIds: user.marketIds,
+        passwordHash: hashes[index]!,
+        passwordChangedAt: new Date(now.getTime() - (user.passwordChangedDaysAgo ?? 0) * 86_400_000),
+        totpSecret: user.totpSecret,
+        lastTotpStep: 0,
+        preferences: defaultPreferences,
+      });
+    }
+  });
+  return true;
+}

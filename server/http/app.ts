@@ -1,0 +1,63 @@
+import { existsSync, readFileSync } from 'node:fs';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { apiError } from '../../protocol/index.ts';
+import type { AuthService } from '../auth/auth-service.ts';
+import type { Store } from '../store/store.ts';
+import { authRoutes } from './auth.routes.ts';
+import { BODY_LIMIT_BYTES, installErrorHandler } from './errors.ts';
+import { referenceRoutes } from './reference.routes.ts';
+
+export const BASE_PATH = '/session/';
+export const API_PREFIX = '/session/api';
+
+export interface HttpAppOptions {
+  store: Store;
+  auth: AuthService;
+  /** The built client (vite build output); when missing, /session/ answers with a hint to build it. */
+  clientDir: string;
+  logger?: boolean;
+  /** Behind a proxy, the client address comes from X-Forwarded-For. */
+  trustProxy?: boolean;
+}
+
+export async function createHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ? { level: 'info' } : false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: options.trustProxy ?? false,
+    // Unknown query keys and wrong types are refused by our zod schemas, not coerced away.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+  installErrorHandler(app);
+
+  await app.register(
+    async (api) => {
+      api.get('/health', async () => ({ status: 'ok' }));
+      await api.register(authRoutes(options.auth));
+      await api.register(referenceRoutes(options.store, options.auth));
+    },
+    { prefix: API_PREFIX },
+  );
+
+  const indexPath = `${options.clientDir}/index.html`;
+  const clientBuilt = existsSync(indexPath);
+  if (clientBuilt) {
+    await app.register(fastifyStatic, { root: options.clientDir, prefix: BASE_PATH, wildcard: false, index: false });
+  }
+  const indexHtml = clientBuilt ? readFileSync(indexPath, 'utf8') : null;
+
+  app.get('/', async (_request, reply) => reply.redirect(BASE_PATH));
+  app.get('/session', async (_request, reply) => reply.redirect(BASE_PATH));
+  // History fallback: any /session/... path that is not a file or an API call gets the app, which shows its own 404.
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const isApi = path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
+    if (!isApi && request.method === 'GET' && path.startsWith(BASE_PATH)) {
+      if (indexHtml) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+      return reply.status(503).type('text/plain; charset=utf-8').send('The web client is not built yet: run `npm run build`.');
+    }
+    return reply.status(404).send({ error: apiError('NOT_FOUND', { path: path.slice(0, 200) }) });
+  });
+  return app;
+}

@@ -1,0 +1,38 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { apiError, ExchangeError, httpStatusOf, type ApiError } from '../../protocol/index.ts';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Maps every failure to `{ error: { code, params } }` with the code's HTTP status; nothing leaks a stack. */
+export function toApiError(error: unknown): { status: number; body: { error: ApiError } } {
+  if (error instanceof ExchangeError) return { status: error.status, body: { error: error.toJSON() } };
+  const fastifyError = error as Partial<FastifyError>;
+  const byFastifyCode: Record<string, () => ApiError> = {
+    FST_ERR_CTP_BODY_TOO_LARGE: () => apiError('REQUEST_BODY_TOO_LARGE', { limitBytes: BODY_LIMIT_BYTES }),
+    FST_ERR_CTP_INVALID_JSON_BODY: () => apiError('REQUEST_MALFORMED_JSON'),
+    FST_ERR_CTP_EMPTY_JSON_BODY: () => apiError('REQUEST_MALFORMED_JSON'),
+    FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => apiError('REQUEST_INVALID', { field: 'content-length', issue: 'invalid' }),
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: () => apiError('REQUEST_UNSUPPORTED_MEDIA_TYPE', { contentType: 'unsupported' }),
+  };
+  const mapped = fastifyError.code ? byFastifyCode[fastifyError.code] : undefined;
+  if (mapped) {
+    const body = mapped();
+    return { status: httpStatusOf(body.code), body: { error: body } };
+  }
+  if (error instanceof SyntaxError || (fastifyError.statusCode === 400 && /JSON/i.test(fastifyError.message ?? ''))) {
+    return { status: 400, body: { error: apiError('REQUEST_MALFORMED_JSON') } };
+  }
+  if (fastifyError.statusCode === 413) return { status: 413, body: { error: apiError('REQUEST_BODY_TOO_LARGE', { limitBytes: BODY_LIMIT_BYTES }) } };
+  if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    return { status: 400, body: { error: apiError('REQUEST_INVALID', { field: 'request', issue: fastifyError.code ?? 'invalid' }) } };
+  }
+  return { status: 500, body: { error: apiError('UNKNOWN_ERROR') } };
+}
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body } = toApiError(error);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    void reply.status(status).send(body);
+  });
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { apiError, ExchangeError } from '../../protocol/index.ts';
+import type { AuthService } from '../auth/auth-service.ts';
+import { toAssetSpecification } from '../store/reference.repository.ts';
+import type { Store } from '../store/store.ts';
+import { requireUser } from './auth.routes.ts';
+import { parseWith } from './validation.ts';
+
+const assetParamsSchema = z.strictObject({ assetId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+
+/** Markets, rings and asset specifications the signed-in user may see. */
+export function referenceRoutes(store: Store, auth: AuthService) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    app.get('/markets', async (request) => {
+      const user = await requireUser(auth, request);
+      const [markets, rings] = await Promise.all([store.reference.markets(), store.reference.rings()]);
+      const visible = new Set(user.marketIds);
+      return { markets: markets.filter((market) => visible.has(market.id)), rings: rings.filter((ring) => visible.has(ring.marketId)) };
+    });
+
+    app.get('/assets', async (request) => {
+      const user = await requireUser(auth, request);
+      const visible = new Set(user.marketIds);
+      const assets = await store.reference.assets();
+      return { assets: assets.filter((asset) => visible.has(asset.marketId)).map(toAssetSpecification) };
+    });
+
+    app.get('/assets/:assetId', async (request) => {
+      const user = await requireUser(auth, request);
+      const { assetId } = parseWith(assetParamsSchema, request.params);
+      const asset = (await store.reference.assets()).find((candidate) => candidate.id === assetId);
+      if (!asset || !user.marketIds.includes(asset.marketId)) throw new ExchangeError(apiError('ORDER_ASSET_ID_INVALID', { assetId }));
+      return toAssetSpecification(asset);
+    });
+  };
+}

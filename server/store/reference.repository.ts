@@ -1,0 +1,93 @@
+import type { AssetSpecification, Market, Ring } from '../../protocol/index.ts';
+import type { Queryable } from './database.ts';
+
+export interface Agency { id: string; name: string }
+export interface Broker { id: string; agencyId: string; name: string }
+export interface Terminal { id: string; brokerId: string; name: string }
+export interface Client { id: string; code: string; name: string; acerCode: string; agencyId: string; active: boolean }
+
+/** What an asset row's `spec` column holds: the wire specification minus the keys kept in columns, plus engine configuration. */
+export type AssetSpecColumn = Omit<AssetSpecification, 'id' | 'marketId' | 'ringId' | 'code' | 'name'> & { config: Record<string, unknown> };
+export interface AssetRecord { id: string; marketId: string; ringId: string | null; code: string; name: string; spec: AssetSpecColumn }
+
+export function toAssetSpecification(asset: AssetRecord): AssetSpecification {
+  const { config: _config, ...spec } = asset.spec;
+  return { id: asset.id, marketId: asset.marketId, ringId: asset.ringId, code: asset.code, name: asset.name, ...spec };
+}
+
+export class ReferenceRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async markets(): Promise<Market[]> {
+    const rows = await this.db.query<{ id: string; name: string; commodity: Market['commodity']; kind: Market['kind']; workspace_type: Market['workspaceType']; currency: string }>(
+      'select * from markets order by commodity desc, id',
+    );
+    return rows.map((row) => ({ id: row.id, name: row.name, commodity: row.commodity, kind: row.kind, workspaceType: row.workspace_type, currency: row.currency }));
+  }
+
+  async rings(): Promise<Ring[]> {
+    const rows = await this.db.query<{ id: string; market_id: string; name: string }>('select * from rings order by market_id, id');
+    return rows.map((row) => ({ id: row.id, marketId: row.market_id, name: row.name }));
+  }
+
+  async assets(): Promise<AssetRecord[]> {
+    const rows = await this.db.query<{ id: string; market_id: string; ring_id: string | null; code: string; name: string; spec: AssetSpecColumn }>(
+      'select * from assets order by market_id, id',
+    );
+    return rows.map((row) => ({ id: row.id, marketId: row.market_id, ringId: row.ring_id, code: row.code, name: row.name, spec: row.spec }));
+  }
+
+  async clients(): Promise<Client[]> {
+    const rows = await this.db.query<{ id: string; code: string; name: string; acer_code: string; agency_id: string; active: boolean }>('select * from clients order by code');
+    return rows.map((row) => ({ id: row.id, code: row.code, name: row.name, acerCode: row.acer_code, agencyId: row.agency_id, active: row.active }));
+  }
+
+  async agency(id: string): Promise<Agency | null> {
+    const rows = await this.db.query<Agency>('select id, name from agencies where id = $1', [id]);
+    return rows[0] ?? null;
+  }
+
+  async broker(id: string): Promise<Broker | null> {
+    const rows = await this.db.query<{ id: string; agency_id: string; name: string }>('select * from brokers where id = $1', [id]);
+    return rows[0] ? { id: rows[0].id, agencyId: rows[0].agency_id, name: rows[0].name } : null;
+  }
+
+  async terminal(id: string): Promise<Terminal | null> {
+    const rows = await this.db.query<{ id: string; broker_id: string; name: string }>('select * from terminals where id = $1', [id]);
+    return rows[0] ? { id: rows[0].id, brokerId: rows[0].broker_id, name: rows[0].name } : null;
+  }
+
+  async insertMarket(market: Market): Promise<void> {
+    await this.db.query('insert into markets (id, name, commodity, kind, workspace_type, currency) values ($1,$2,$3,$4,$5,$6)', [
+      market.id, market.name, market.commodity, market.kind, market.workspaceType, market.currency,
+    ]);
+  }
+
+  async insertRing(ring: Ring): Promise<void> {
+    await this.db.query('insert into rings (id, market_id, name) values ($1,$2,$3)', [ring.id, ring.marketId, ring.name]);
+  }
+
+  async insertAsset(asset: AssetRecord): Promise<void> {
+    await this.db.query('insert into assets (id, market_id, ring_id, code, name, spec) values ($1,$2,$3,$4,$5,$6)', [
+      asset.id, asset.marketId, asset.ringId, asset.code, asset.name, JSON.stringify(asset.spec),
+    ]);
+  }
+
+  async insertAgency(agency: Agency): Promise<void> {
+    await this.db.query('insert into agencies (id, name) values ($1,$2)', [agency.id, agency.name]);
+  }
+
+  async insertBroker(broker: Broker): Promise<void> {
+    await this.db.query('insert into brokers (id, agency_id, name) values ($1,$2,$3)', [broker.id, broker.agencyId, broker.name]);
+  }
+
+  async insertTerminal(terminal: Terminal): Promise<void> {
+    await this.db.query('insert into terminals (id, broker_id, name) values ($1,$2,$3)', [terminal.id, terminal.brokerId, terminal.name]);
+  }
+
+  async insertClient(client: Client): Promise<void> {
+    await this.db.query('insert into clients (id, code, name, acer_code, agency_id, active) values ($1,$2,$3,$4,$5,$6)', [
+      client.id, client.code, client.name, client.acerCode, client.agencyId, client.active,
+    ]);
+  }
+}

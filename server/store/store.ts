@@ -1,0 +1,45 @@
+import { lockDataDir } from './data-dir-lock.ts';
+import { openPglite, openPostgres, type Database } from './database.ts';
+import { migrate } from './migrations.ts';
+import { ReferenceRepository } from './reference.repository.ts';
+import { UsersRepository } from './users.repository.ts';
+
+export interface Store {
+  db: Database;
+  users: UsersRepository;
+  reference: ReferenceRepository;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** PostgreSQL connection string; when absent, PGlite in `dataDir`. */
+  databaseUrl?: string | undefined;
+  /** PGlite data directory; absent means in memory (tests only). */
+  dataDir?: string | undefined;
+}
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  let unlock: (() => Promise<void>) | null = null;
+  let db: Database;
+  if (options.databaseUrl) {
+    db = await openPostgres(options.databaseUrl);
+  } else {
+    if (options.dataDir) unlock = await lockDataDir(options.dataDir);
+    try {
+      db = await openPglite(options.dataDir ? `${options.dataDir}/pglite` : undefined);
+    } catch (error) {
+      await unlock?.();
+      throw error;
+    }
+  }
+  await migrate(db);
+  return {
+    db,
+    users: new UsersRepository(db),
+    reference: new ReferenceRepository(db),
+    async close() {
+      await db.close();
+      await unlock?.();
+    },
+  };
+}
