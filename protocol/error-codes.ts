@@ -41,6 +41,7 @@ export const errorCatalogue = {
   // Orders: invalid references and rights
   ORDER_ASSET_ID_INVALID: { status: 422, params: ['assetId'] },
   ORDER_DIRECTION_INVALID: { status: 422, params: ['way'] },
+  ORDER_VALIDITY_TYPE_INVALID: { status: 422, params: ['validityType'] },
   ORDER_CLIENT_CODE_INVALID: { status: 422, params: ['clientCode'] },
   ORDER_CLIENT_NOT_ACTIVE: { status: 422, params: ['clientCode'] },
   ORDER_INITIATOR_EXISTS: { status: 422, params: ['orderId'] },
