@@ -63,7 +63,8 @@ describe('Journal', () => {
     await journal.close();
     const path = onlySegment(dir);
     const bytes = readFileSync(path);
-    bytes[bytes.length - 3] ^= 0xff; // flip a byte inside the last record's payload
+    const at = bytes.length - 3; // a byte inside the last record's payload
+    bytes.writeUInt8(bytes.readUInt8(at) ^ 0xff, at);
     writeFileSync(path, bytes);
     const { journal: again, recovered } = await Journal.open<string, never>(dir);
     expect(recovered.records.map((record) => record.entry)).toEqual(['one', 'two']);

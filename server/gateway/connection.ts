@@ -1,0 +1,479 @@
+/**
+ * One STOMP session over one WebSocket: CONNECT and authentication, heart-beats, SUBSCRIBE,
+ * UNSUBSCRIBE, SEND, receipts, DISCONNECT, and the ERROR-then-close path for every refusal.
+ */
+import type { WebSocket, RawData } from 'ws';
+import { ExchangeError, isErrorCode, parseDestination, type ErrorCode } from '../../protocol/index.ts';
+import { encodeFrame, FrameError, FrameParser, HEARTBEAT, type HeaderList, type StompFrame } from './frame-codec.ts';
+import { privateKey, topicKey, type DeliveryTarget, type Subscription, type SubscriptionRegistry } from './subscriptions.ts';
+import type { Principal, StompGatewayOptions } from './stomp-gateway.ts';
+
+export const SERVER_NAME = 'energy-exchange-gateway/0.1';
+const SUPPORTED_VERSION = '1.2';
+/** Frames queued behind an unfinished asynchronous step before the socket stops being read. */
+const MAX_QUEUED_FRAMES = 64;
+/** After an ERROR frame the peer gets this long to finish the close handshake. */
+const CLOSE_GRACE_MS = 1000;
+
+export type ResolvedOptions = Required<Omit<StompGatewayOptions, 'onSubscribe' | 'onSend'>> &
+  Pick<StompGatewayOptions, 'onSubscribe' | 'onSend'>;
+
+export interface ConnectionContext {
+  options: ResolvedOptions;
+  registry: SubscriptionRegistry;
+  nextMessageId(): string;
+  onClosed(connection: Connection): void;
+}
+
+type State = 'awaiting-connect' | 'authenticating' | 'connected' | 'closing' | 'closed';
+
+interface Refusal {
+  code: ErrorCode;
+  params: Record<string, string | number>;
+  message?: string;
+}
+
+/** Reads an error as a catalogue refusal; anything else becomes UNKNOWN_ERROR (no stack on the wire). */
+function toRefusal(error: unknown): Refusal {
+  if (error instanceof FrameError || error instanceof GatewayRefusal) return { code: error.code, params: error.params, message: error.message };
+  if (error instanceof ExchangeError) return { code: error.code, params: error.params as Record<string, string | number> };
+  if (error && typeof error === 'object' && isErrorCode((error as { code?: unknown }).code)) {
+    const params = (error as { params?: unknown }).params;
+    return {
+      code: (error as { code: ErrorCode }).code,
+      params: params && typeof params === 'object' ? (params as Record<string, string | number>) : {},
+    };
+  }
+  return { code: 'UNKNOWN_ERROR', params: {} };
+}
+
+/** A refusal raised inside the gateway; `message` goes to the ERROR frame's message header. */
+class GatewayRefusal extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly params: Record<string, string | number>,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function refuse(code: ErrorCode, params: Record<string, string | number> = {}, message?: string): never {
+  throw new GatewayRefusal(code, params, message ?? code);
+}
+
+function parseHeartBeat(value: string | undefined): [number, number] {
+  if (value === undefined) return [0, 0];
+  const match = /^\s*(\d{1,9})\s*,\s*(\d{1,9})\s*$/.exec(value);
+  if (!match) refuse('STOMP_FRAME_MALFORMED', {}, 'invalid heart-beat header');
+  return [Number(match[1]), Number(match[2])];
+}
+
+function tokenFrom(headers: Record<string, string>): string {
+  const authorization = headers['Authorization'] ?? headers['authorization'];
+  if (authorization !== undefined && authorization.trim() !== '') {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim());
+    if (!match?.[1]) refuse('AUTH_TOKEN_INVALID');
+    return match[1];
+  }
+  const passcode = headers['passcode'];
+  if (passcode !== undefined && passcode.trim() !== '') return passcode.trim();
+  refuse('AUTH_TOKEN_MISSING');
+}
+
+export class Connection implements DeliveryTarget {
+  readonly id: string;
+  private state: State = 'awaiting-connect';
+  private principalValue: Principal | undefined;
+  private readonly parser: FrameParser;
+  private readonly subscriptions = new Map<string, Subscription>();
+  private readonly queue: StompFrame[] = [];
+  private busy = false;
+  private paused = false;
+  private lastReceivedAt = Date.now();
+  private lastSentAt = Date.now();
+  private connectTimer: NodeJS.Timeout | undefined;
+  private outgoingTimer: NodeJS.Timeout | undefined;
+  private incomingTimer: NodeJS.Timeout | undefined;
+  private closeTimer: NodeJS.Timeout | undefined;
+  private readonly closedPromise: Promise<void>;
+  private resolveClosed!: () => void;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly ctx: ConnectionContext,
+    id: string,
+  ) {
+    this.id = id;
+    this.closedPromise = new Promise((resolve) => (this.resolveClosed = resolve));
+    const { options } = ctx;
+    this.parser = new FrameParser({ maxFrameBytes: options.maxFrameBytes, maxHeaders: options.maxHeaders });
+    ws.binaryType = 'nodebuffer';
+    ws.on('message', (data) => this.onData(data));
+    ws.on('close', () => this.finish());
+    // ws emits 'error' (bad WebSocket framing, payload over maxPayload, socket reset) and then 'close'.
+    ws.on('error', () => this.release());
+    this.connectTimer = setTimeout(() => {
+      if (this.state === 'awaiting-connect' || this.state === 'authenticating') {
+        this.fail({ code: 'STOMP_CONNECT_TIMEOUT', params: { timeoutMs: options.connectTimeoutMs } });
+      }
+    }, options.connectTimeoutMs);
+    this.connectTimer.unref();
+  }
+
+  get principal(): Principal | undefined {
+    return this.principalValue;
+  }
+
+  get isOpen(): boolean {
+    return this.state !== 'closing' && this.state !== 'closed';
+  }
+
+  /** Resolves once the socket is closed. */
+  get closed(): Promise<void> {
+    return this.closedPromise;
+  }
+
+  /**
+   * Sends prepared bytes. Checks the outbound buffer first: a client that does not read is dropped
+   * (STOMP_SLOW_CONSUMER) rather than let the server buffer without bound. Never waits.
+   */
+  sendRaw(frame: Buffer): boolean {
+    if (this.state === 'closed' || this.ws.readyState !== this.ws.OPEN) return false;
+    if (this.ws.bufferedAmount > this.ctx.options.maxBufferedBytes) {
+      this.drop();
+      return false;
+    }
+    this.ws.send(frame, { binary: false });
+    this.lastSentAt = Date.now();
+    return true;
+  }
+
+  /** Server shutdown: close politely, terminate if the peer does not answer. */
+  shutdown(): Promise<void> {
+    if (this.state !== 'closed') {
+      this.release();
+      this.state = 'closing';
+      try {
+        this.ws.close(1001, 'server shutting down');
+      } catch {
+        this.ws.terminate();
+      }
+      this.armCloseTimer();
+    }
+    return this.closedPromise;
+  }
+
+  // ---- inbound ----
+
+  private onData(data: RawData): void {
+    this.lastReceivedAt = Date.now();
+    if (!this.isOpen) return;
+    const chunk = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    let items;
+    try {
+      items = this.parser.push(chunk);
+    } catch (error) {
+      this.fail(toRefusal(error));
+      return;
+    }
+    for (const item of items) if (item !== 'heartbeat') this.queue.push(item);
+    this.pump();
+  }
+
+  /** Handles queued frames in order; an asynchronous step (authenticate, onSend) holds the rest back. */
+  private pump(): void {
+    while (!this.busy && this.queue.length > 0 && this.isOpen) {
+      const frame = this.queue.shift()!;
+      let result: void | Promise<void>;
+      try {
+        result = this.handle(frame);
+      } catch (error) {
+        this.fail(toRefusal(error), frame.headers['receipt']);
+        return;
+      }
+      if (result) {
+        this.busy = true;
+        result
+          .catch((error: unknown) => {
+            if (this.isOpen) this.fail(toRefusal(error), frame.headers['receipt']);
+          })
+          .finally(() => {
+            this.busy = false;
+            this.pump();
+          });
+      }
+    }
+    // Back-pressure: stop reading while frames pile up behind an asynchronous step.
+    if (this.queue.length >= MAX_QUEUED_FRAMES && !this.paused && this.isOpen) {
+      this.paused = true;
+      this.ws.pause();
+    } else if (this.paused && this.queue.length < MAX_QUEUED_FRAMES / 2) {
+      this.paused = false;
+      this.lastReceivedAt = Date.now();
+      if (this.isOpen) this.ws.resume();
+    }
+  }
+
+  private handle(frame: StompFrame): void | Promise<void> {
+    if (this.state === 'awaiting-connect') {
+      if (frame.command === 'CONNECT' || frame.command === 'STOMP') return this.handleConnect(frame);
+      refuse('STOMP_NOT_CONNECTED', {}, `${frame.command} before CONNECT`);
+    }
+    const receipt = frame.headers['receipt'];
+    switch (frame.command) {
+      case 'CONNECT':
+      case 'STOMP':
+        return refuse('STOMP_FRAME_MALFORMED', {}, 'already connected');
+      case 'SUBSCRIBE':
+        this.handleSubscribe(frame);
+        break;
+      case 'UNSUBSCRIBE':
+        this.handleUnsubscribe(frame);
+        break;
+      case 'SEND': {
+        const result = this.handleSend(frame);
+        if (result) return result.then(() => this.sendReceipt(receipt));
+        break;
+      }
+      case 'ACK':
+      case 'NACK':
+        // Every subscription is ack:auto; acknowledgements are accepted and have no effect.
+        if (frame.headers['id'] === undefined) refuse('STOMP_FRAME_MALFORMED', {}, `${frame.command} without id`);
+        break;
+      case 'BEGIN':
+      case 'COMMIT':
+      case 'ABORT':
+        return refuse('STOMP_FRAME_MALFORMED', {}, 'transactions are not supported');
+      case 'DISCONNECT':
+        this.handleDisconnect(receipt);
+        return;
+    }
+    this.sendReceipt(receipt);
+  }
+
+  private handleConnect(frame: StompFrame): Promise<void> {
+    const { headers } = frame;
+    const versions = (headers['accept-version'] ?? '').split(',').map((v) => v.trim());
+    if (!versions.includes(SUPPORTED_VERSION)) {
+      refuse('STOMP_VERSION_UNSUPPORTED', { supported: SUPPORTED_VERSION }, 'accept-version must include 1.2');
+    }
+    const [clientSends, clientWants] = parseHeartBeat(headers['heart-beat']);
+    const token = tokenFrom(headers);
+    this.state = 'authenticating';
+    return Promise.resolve()
+      .then(() => this.ctx.options.authenticate(token))
+      .then((principal) => {
+        if (this.state !== 'authenticating') return;
+        this.principalValue = principal;
+        this.state = 'connected';
+        clearTimeout(this.connectTimer);
+        this.connectTimer = undefined;
+        const offer = Math.max(0, Math.floor(this.ctx.options.heartbeatMs));
+        this.sendFrame('CONNECTED', [
+          ['version', SUPPORTED_VERSION],
+          ['heart-beat', `${offer},${offer}`],
+          ['server', SERVER_NAME],
+          ['session', this.id],
+          ['user-name', principal.username],
+        ]);
+        this.startHeartbeats(offer, clientSends, clientWants);
+      });
+  }
+
+  /**
+   * Heart-beat negotiation (STOMP 1.2): the server sends every max(sx, cy) ms unless either is 0,
+   * and expects the client every max(cx, sy) ms unless either is 0. Silence longer than twice
+   * that closes the connection with STOMP_HEARTBEAT_TIMEOUT.
+   */
+  private startHeartbeats(offer: number, clientSends: number, clientWants: number): void {
+    const outgoing = offer > 0 && clientWants > 0 ? Math.max(offer, clientWants) : 0;
+    const incoming = offer > 0 && clientSends > 0 ? Math.max(offer, clientSends) : 0;
+    // Lazy deadlines: one timer each, re-armed for what is left instead of reset on every frame.
+    if (outgoing > 0) {
+      const beat = (): void => {
+        const idle = Date.now() - this.lastSentAt;
+        if (idle >= outgoing - 1) this.sendRaw(HEARTBEAT);
+        if (!this.isOpen) return;
+        this.outgoingTimer = setTimeout(beat, Math.max(1, outgoing - (Date.now() - this.lastSentAt)));
+        this.outgoingTimer.unref();
+      };
+      this.outgoingTimer = setTimeout(beat, outgoing);
+      this.outgoingTimer.unref();
+    }
+    if (incoming > 0) {
+      const timeoutMs = incoming * 2;
+      this.lastReceivedAt = Date.now();
+      const watch = (): void => {
+        if (!this.isOpen) return;
+        const silent = Date.now() - this.lastReceivedAt;
+        if (silent > timeoutMs && !this.paused) {
+          this.fail({ code: 'STOMP_HEARTBEAT_TIMEOUT', params: { timeoutMs } });
+          return;
+        }
+        this.incomingTimer = setTimeout(watch, this.paused ? timeoutMs : Math.max(1, timeoutMs - silent + 1));
+        this.incomingTimer.unref();
+      };
+      this.incomingTimer = setTimeout(watch, timeoutMs + 1);
+      this.incomingTimer.unref();
+    }
+  }
+
+  private handleSubscribe(frame: StompFrame): void {
+    const principal = this.principalValue!;
+    const id = frame.headers['id'];
+    const destination = frame.headers['destination'];
+    if (id === undefined || id === '') refuse('STOMP_FRAME_MALFORMED', {}, 'SUBSCRIBE without id');
+    if (destination === undefined) refuse('STOMP_FRAME_MALFORMED', {}, 'SUBSCRIBE without destination');
+    if (this.subscriptions.has(id)) refuse('STOMP_SUBSCRIPTION_DUPLICATE', { id });
+    const parsed = parseDestination(destination);
+    if (!parsed || parsed.kind === 'chatSend') refuse('STOMP_DESTINATION_UNKNOWN', { destination });
+    const isPrivate = !('id' in parsed);
+    if (!isPrivate && !this.ctx.options.authorize(principal, parsed)) {
+      refuse('STOMP_DESTINATION_FORBIDDEN', { destination });
+    }
+    const subscription: Subscription = {
+      id,
+      destination,
+      key: isPrivate ? privateKey(principal.userId, destination) : topicKey(destination),
+      target: this,
+    };
+    this.subscriptions.set(id, subscription);
+    this.ctx.registry.add(subscription);
+    const onSubscribe = this.ctx.options.onSubscribe;
+    if (onSubscribe) {
+      const reply = (body: unknown, headers?: Record<string, string>): void => {
+        if (this.subscriptions.get(id) !== subscription || !this.isOpen) return;
+        this.sendRaw(encodeMessage(destination, id, this.ctx.nextMessageId(), jsonBody(body), headers));
+      };
+      onSubscribe(principal, destination, reply);
+    }
+  }
+
+  private handleUnsubscribe(frame: StompFrame): void {
+    const id = frame.headers['id'];
+    if (id === undefined || id === '') refuse('STOMP_FRAME_MALFORMED', {}, 'UNSUBSCRIBE without id');
+    const subscription = this.subscriptions.get(id);
+    if (!subscription) refuse('STOMP_SUBSCRIPTION_UNKNOWN', { id });
+    this.subscriptions.delete(id);
+    this.ctx.registry.remove(subscription);
+  }
+
+  private handleSend(frame: StompFrame): void | Promise<void> {
+    const destination = frame.headers['destination'];
+    if (destination === undefined) refuse('STOMP_FRAME_MALFORMED', {}, 'SEND without destination');
+    if (frame.headers['transaction'] !== undefined) refuse('STOMP_FRAME_MALFORMED', {}, 'transactions are not supported');
+    const parsed = parseDestination(destination);
+    if (!parsed) refuse('STOMP_DESTINATION_UNKNOWN', { destination });
+    // Clients send only to application destinations; topics and queues are written by the server.
+    const onSend = this.ctx.options.onSend;
+    if (parsed.kind !== 'chatSend' || !onSend) refuse('STOMP_DESTINATION_FORBIDDEN', { destination });
+    const result = onSend(this.principalValue!, destination, frame.body.toString('utf8'), { ...frame.headers });
+    return result instanceof Promise ? result : undefined;
+  }
+
+  private handleDisconnect(receipt: string | undefined): void {
+    this.sendReceipt(receipt);
+    this.release();
+    this.state = 'closing';
+    this.ws.close(1000, 'disconnect');
+    this.armCloseTimer();
+  }
+
+  // ---- outbound ----
+
+  private sendFrame(command: string, headers: HeaderList, body?: Buffer | string): boolean {
+    return this.sendRaw(encodeFrame(command, headers, body));
+  }
+
+  private sendReceipt(receipt: string | undefined): void {
+    if (receipt !== undefined) this.sendFrame('RECEIPT', [['receipt-id', receipt]]);
+  }
+
+  /** ERROR frame with the code header and a `{code, params}` JSON body, then close (STOMP 1.2). */
+  private fail(refusal: Refusal, receipt?: string): void {
+    if (!this.isOpen) return;
+    const headers: Array<[string, string]> = [
+      ['message', refusal.message ?? refusal.code],
+      ['code', refusal.code],
+      ['content-type', 'application/json'],
+    ];
+    if (receipt !== undefined) headers.push(['receipt-id', receipt]);
+    this.sendFrame('ERROR', headers, JSON.stringify({ code: refusal.code, params: refusal.params }));
+    if (!this.isOpen) return; // dropped as a slow consumer while sending
+    this.release();
+    this.state = 'closing';
+    this.ws.close(1008, refusal.code);
+    this.armCloseTimer();
+  }
+
+  /** Slow consumer: terminate at once, its subscriptions go first so no publish touches it again. */
+  private drop(): void {
+    if (this.state === 'closed') return;
+    this.release();
+    this.state = 'closing';
+    this.ws.terminate();
+  }
+
+  private armCloseTimer(): void {
+    if (this.closeTimer) return;
+    this.closeTimer = setTimeout(() => this.ws.terminate(), CLOSE_GRACE_MS);
+    this.closeTimer.unref();
+  }
+
+  /** Frees subscriptions and timers; idempotent. */
+  private release(): void {
+    for (const subscription of this.subscriptions.values()) this.ctx.registry.remove(subscription);
+    this.subscriptions.clear();
+    this.queue.length = 0;
+    clearTimeout(this.connectTimer);
+    clearTimeout(this.outgoingTimer);
+    clearTimeout(this.incomingTimer);
+    this.connectTimer = this.outgoingTimer = this.incomingTimer = undefined;
+  }
+
+  private finish(): void {
+    this.release();
+    clearTimeout(this.closeTimer);
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.ctx.onClosed(this);
+    this.resolveClosed();
+  }
+}
+
+const reservedMessageHeaders: ReadonlySet<string> = new Set([
+  'destination',
+  'subscription',
+  'message-id',
+  'content-type',
+  'content-length',
+  'ack',
+]);
+
+/** Serialises a JSON body once. */
+export function jsonBody(body: unknown): Buffer {
+  return Buffer.from(JSON.stringify(body) ?? 'null', 'utf8');
+}
+
+/** Builds a MESSAGE frame; extra headers cannot override the reserved ones. */
+export function encodeMessage(
+  destination: string,
+  subscriptionId: string,
+  messageId: string,
+  body: Buffer,
+  extra?: Record<string, string>,
+): Buffer {
+  const headers: Array<[string, string]> = [
+    ['destination', destination],
+    ['subscription', subscriptionId],
+    ['message-id', messageId],
+    ['content-type', 'application/json'],
+  ];
+  if (extra) {
+    for (const [name, value] of Object.entries(extra)) {
+      if (!reservedMessageHeaders.has(name) && name !== '') headers.push([name, String(value)]);
+    }
+  }
+  return encodeFrame('MESSAGE', headers, body);
+}

@@ -1,0 +1,175 @@
+/**
+ * STOMP 1.2 over WebSocket for the exchange server. The HTTP server hands over upgrade requests on
+ * `path`; every socket becomes a Connection; publish() and sendToUser() fan out prepared frames
+ * without ever waiting for a client.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { ParsedDestination } from '../../protocol/index.ts';
+import { Connection, encodeMessage, jsonBody, type ResolvedOptions } from './connection.ts';
+import { privateKey, topicKey, SubscriptionRegistry } from './subscriptions.ts';
+
+export type { ParsedDestination };
+
+export interface Principal {
+  userId: string;
+  username: string;
+  roles: string[];
+  clientCodes: string[];
+  marketIds: string[];
+}
+
+export interface StompGatewayOptions {
+  /** Upgrades on `path` are taken; on other paths the socket is destroyed (unless another upgrade listener is attached). */
+  server: Server;
+  /** Default '/session/ws'. */
+  path?: string;
+  /** Resolves the bearer token of CONNECT; throws ExchangeError AUTH_TOKEN_EXPIRED / AUTH_TOKEN_INVALID. */
+  authenticate(token: string): Promise<Principal>;
+  /** Topic access. Private `/user/queue/*` destinations are always the principal's own and skip this. */
+  authorize(principal: Principal, destination: ParsedDestination): boolean;
+  /** Called after a subscription is registered; `reply` sends to that one subscription (a snapshot). */
+  onSubscribe?(principal: Principal, destination: string, reply: (body: unknown, headers?: Record<string, string>) => void): void;
+  /** SEND to an application destination (`/app/...`); a thrown ExchangeError becomes an ERROR frame, then close. */
+  onSend?(principal: Principal, destination: string, body: string, headers: Record<string, string>): Promise<void> | void;
+  /** Heart-beat the server offers both ways, ms. Default 10000; 0 disables heart-beating. */
+  heartbeatMs?: number;
+  /** A socket without a successful CONNECT is closed after this, ms. Default 5000. */
+  connectTimeoutMs?: number;
+  /** Largest client frame, bytes. Default 64 KiB. */
+  maxFrameBytes?: number;
+  /** Most headers in a client frame. Default 32. */
+  maxHeaders?: number;
+  /** Per-connection outbound buffer; beyond it the connection is dropped (slow consumer). Default 4 MiB. */
+  maxBufferedBytes?: number;
+}
+
+export interface StompGateway {
+  /** To every subscriber of a topic. The body is JSON-serialised once; frame bytes are built once per subscription id. */
+  publish(destination: string, body: unknown, headers?: Record<string, string>): void;
+  /** To the private queue `destination` of every connection of `userId` subscribed to it. */
+  sendToUser(userId: string, destination: string, body: unknown): void;
+  /** Subscriptions to `destination` (for a private queue: across all users). */
+  subscriberCount(destination: string): number;
+  /** Open WebSocket connections, authenticated or not. */
+  connectionCount(): number;
+  /** Stops taking upgrades and closes every connection (code 1001). */
+  close(): Promise<void>;
+}
+
+export const STOMP_SUBPROTOCOL = 'v12.stomp';
+
+export function createStompGateway(options: StompGatewayOptions): StompGateway {
+  const resolved: ResolvedOptions = {
+    server: options.server,
+    path: options.path ?? '/session/ws',
+    authenticate: options.authenticate,
+    authorize: options.authorize,
+    onSubscribe: options.onSubscribe,
+    onSend: options.onSend,
+    heartbeatMs: options.heartbeatMs ?? 10_000,
+    connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+    maxFrameBytes: options.maxFrameBytes ?? 64 * 1024,
+    maxHeaders: options.maxHeaders ?? 32,
+    maxBufferedBytes: options.maxBufferedBytes ?? 4 * 1024 * 1024,
+  };
+  const registry = new SubscriptionRegistry();
+  const connections = new Set<Connection>();
+  let messageSeq = 0;
+  let connectionSeq = 0;
+  let closed = false;
+
+  const wss = new WebSocketServer({
+    noServer: true,
+    // One WebSocket message may batch several frames; one frame over the limit gets a STOMP
+    // ERROR frame, a message over twice the limit is refused by ws itself (close code 1009).
+    maxPayload: resolved.maxFrameBytes * 2,
+    perMessageDeflate: false,
+    clientTracking: false,
+    handleProtocols: (protocols) => {
+      if (protocols.has(STOMP_SUBPROTOCOL)) return STOMP_SUBPROTOCOL;
+      const first = protocols.values().next();
+      return first.done ? false : first.value;
+    },
+  });
+
+  const context = {
+    options: resolved,
+    registry,
+    nextMessageId: () => String(++messageSeq),
+    onClosed: (connection: Connection) => {
+      connections.delete(connection);
+    },
+  };
+
+  const onConnection = (ws: WebSocket): void => {
+    if (closed) {
+      ws.terminate();
+      return;
+    }
+    const connection = new Connection(ws, context, `s${++connectionSeq}`);
+    connections.add(connection);
+  };
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    let pathname = '';
+    try {
+      pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
+    } catch {
+      pathname = '';
+    }
+    if (pathname !== resolved.path) {
+      // Another upgrade listener may own that path; otherwise nobody will answer it.
+      if (resolved.server.listenerCount('upgrade') <= 1) socket.destroy();
+      return;
+    }
+    if (closed) {
+      socket.destroy();
+      return;
+    }
+    socket.on('error', () => socket.destroy());
+    wss.handleUpgrade(request, socket, head, onConnection);
+  };
+  resolved.server.on('upgrade', onUpgrade);
+
+  /** Fans one body out to the subscriptions under `key`; frame bytes are cached per subscription id. */
+  const deliver = (key: string, destination: string, body: unknown, headers?: Record<string, string>): void => {
+    const subscriptions = registry.get(key);
+    if (!subscriptions || subscriptions.size === 0) return;
+    const bodyBytes = jsonBody(body);
+    const messageId = String(++messageSeq);
+    const frames = new Map<string, Buffer>();
+    // Deleting from a Set while iterating it is safe: a dropped slow consumer simply leaves.
+    for (const subscription of subscriptions) {
+      let frame = frames.get(subscription.id);
+      if (!frame) {
+        frame = encodeMessage(destination, subscription.id, messageId, bodyBytes, headers);
+        frames.set(subscription.id, frame);
+      }
+      subscription.target.sendRaw(frame);
+    }
+  };
+
+  return {
+    publish(destination, body, headers) {
+      deliver(topicKey(destination), destination, body, headers);
+    },
+    sendToUser(userId, destination, body) {
+      deliver(privateKey(userId, destination), destination, body);
+    },
+    subscriberCount(destination) {
+      return registry.count(destination);
+    },
+    connectionCount() {
+      return connections.size;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      resolved.server.off('upgrade', onUpgrade);
+      await Promise.all([...connections].map((connection) => connection.shutdown()));
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
