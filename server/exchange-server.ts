@@ -4,6 +4,8 @@ import { AuthService } from './auth/auth-service.ts';
 import { LoginLimiter, type LoginLimiterOptions } from './auth/login-limiter.ts';
 import { TokenService } from './auth/tokens.ts';
 import { loadDemoExchangeIfEmpty } from './demo/demo-exchange.ts';
+import { attachGateway } from './gateway-wiring.ts';
+import type { StompGateway } from './gateway/stomp-gateway.ts';
 import { createHttpApp } from './http/app.ts';
 import { loadOrCreateSecret } from './store/secrets.repository.ts';
 import { openStore, type Store } from './store/store.ts';
@@ -28,6 +30,7 @@ export interface ExchangeServer {
   app: FastifyInstance;
   store: Store;
   auth: AuthService;
+  gateway: StompGateway;
   close(): Promise<void>;
 }
 
@@ -40,6 +43,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     const tokens = new TokenService(await loadOrCreateSecret(store.db, 'jwt-signing-key'), now);
     const auth = new AuthService({ store, tokens, now, limiter: new LoginLimiter(options.loginLimits) });
     const app = await createHttpApp({ store, auth, clientDir: options.clientDir, logger: options.logRequests ?? false, trustProxy: options.trustProxy ?? false });
+    const gateway = await attachGateway(app.server, auth, store);
     await app.listen({ port: options.port, host: options.host });
     const port = (app.server.address() as AddressInfo).port;
     return {
@@ -48,7 +52,9 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       app,
       store,
       auth,
+      gateway,
       async close() {
+        await gateway.close();
         await app.close();
         await store.close();
       },

@@ -1,0 +1,31 @@
+import type { Server } from 'node:http';
+import type { AuthService } from './auth/auth-service.ts';
+import { createStompGateway, type Principal, type StompGateway, type StompGatewayOptions } from './gateway/stomp-gateway.ts';
+import type { Store } from './store/store.ts';
+
+/**
+ * The STOMP gateway on the HTTP server: CONNECT tokens are checked by the same AuthService as REST,
+ * and a user sees the topics of the markets in its `marketIds` (asset topics through the asset's market).
+ */
+export async function attachGateway(
+  server: Server,
+  auth: AuthService,
+  store: Store,
+  hooks: Pick<StompGatewayOptions, 'onSubscribe' | 'onSend' | 'heartbeatMs'> = {},
+): Promise<StompGateway> {
+  const marketOfAsset = new Map((await store.reference.assets()).map((asset) => [asset.id, asset.marketId]));
+  return createStompGateway({
+    server,
+    path: '/session/ws',
+    ...hooks,
+    async authenticate(token: string): Promise<Principal> {
+      const { user } = await auth.authenticate(token);
+      return { userId: user.id, username: user.username, roles: user.roles, clientCodes: user.clientCodes, marketIds: user.marketIds };
+    },
+    authorize(principal, destination) {
+      if (!('id' in destination)) return true;
+      const marketId = destination.kind === 'marketWatch' || destination.kind === 'phase' ? destination.id : marketOfAsset.get(destination.id);
+      return marketId !== undefined && principal.marketIds.includes(marketId);
+    },
+  });
+}

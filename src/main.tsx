@@ -1,0 +1,20 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App.tsx';
+import { installChunkReload } from './app/chunk-reload.ts';
+import { createAppRouter } from './app/router.tsx';
+import { preferredLocaleRedirect, readLocaleCookie } from './i18n/locale.ts';
+import './styles.css';
+
+installChunkReload();
+
+const target = preferredLocaleRedirect(window.location.pathname, readLocaleCookie());
+if (target) window.history.replaceState(null, '', `${target}${window.location.search}${window.location.hash}`);
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+createRoot(container).render(
+  <StrictMode>
+    <App router={createAppRouter()} />
+  </StrictMode>,
+);
