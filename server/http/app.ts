@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { apiError } from '../../protocol/index.ts';
@@ -40,10 +41,11 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     { prefix: API_PREFIX },
   );
 
-  const indexPath = `${options.clientDir}/index.html`;
+  const clientDir = resolve(options.clientDir);
+  const indexPath = `${clientDir}/index.html`;
   const clientBuilt = existsSync(indexPath);
   if (clientBuilt) {
-    await app.register(fastifyStatic, { root: options.clientDir, prefix: BASE_PATH, wildcard: false, index: false });
+    await app.register(fastifyStatic, { root: clientDir, prefix: BASE_PATH, wildcard: false, index: false });
   }
   const indexHtml = clientBuilt ? readFileSync(indexPath, 'utf8') : null;
 
