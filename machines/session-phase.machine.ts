@@ -1,0 +1,169 @@
+/**
+ * Session phase of one market (or of one asset): unknown until the phase stream says, then opening,
+ * trading, closing, suspended or closed, exactly as the server says. Which order actions the phase
+ * allows are tags, matching the engine's rules:
+ *
+ * | phase     | place | modify | change price | cancel | suspend | activate |
+ * |-----------|-------|--------|--------------|--------|---------|----------|
+ * | opening   | yes   | yes    | yes          | yes    | yes     | yes      |  (no matching until trading)
+ * | trading   | yes   | yes    | yes          | yes    | yes     | yes      |
+ * | closing   | no    | yes    | no           | yes    | yes     | no       |
+ * | suspended | no    | no     | no           | no     | no      | no       |
+ * | closed    | no    | no     | no           | no     | no      | no       |
+ */
+import { EMPTY, filter, map, type Observable } from 'rxjs';
+import { assign, fromEventObservable, setup, type SnapshotFrom } from 'xstate';
+import type { SessionPhase } from '../protocol/enums.ts';
+import type { PhaseUpdate } from '../protocol/reference.ts';
+import type { ClientError } from '../streams/api.ts';
+import type { Connection } from '../streams/connection.ts';
+import { sessionPhase$ } from '../streams/market-data.ts';
+
+export type SessionPhaseEvent = { type: 'PHASE'; phase: SessionPhase; sessionDate: string; at: string };
+
+export interface SessionPhaseInput {
+  marketId: string;
+  /** Follow one asset's phase (assets can differ from their market during delta T); null: the market. */
+  assetId?: string | null;
+}
+
+export interface SessionPhaseContext {
+  marketId: string;
+  assetId: string | null;
+  phase: SessionPhase | null;
+  sessionDate: string | null;
+  since: string | null;
+}
+
+export const orderActionTags = ['canPlace', 'canModify', 'canChangePrice', 'canCancel', 'canSuspend', 'canActivate'] as const;
+export type OrderActionTag = (typeof orderActionTags)[number];
+
+/** Does an update concern this machine: the market's own updates, or the followed asset's. */
+export function phaseUpdateMatches(input: SessionPhaseInput, update: PhaseUpdate): boolean {
+  if (update.marketId !== input.marketId) return false;
+  return (input.assetId ?? null) === update.assetId;
+}
+
+export function phaseUpdateToEvent(update: PhaseUpdate): SessionPhaseEvent {
+  return { type: 'PHASE', phase: update.phase, sessionDate: update.sessionDate, at: update.at };
+}
+
+const phaseUpdates = fromEventObservable<SessionPhaseEvent, SessionPhaseInput>(() => EMPTY);
+
+const toPhase = (phase: SessionPhase) => ({
+  guard: { type: 'isPhase' as const, params: { phase } },
+  target: `.${phase}`,
+  actions: 'recordPhase' as const,
+});
+
+export const sessionPhaseMachine = setup({
+  types: {
+    context: {} as SessionPhaseContext,
+    events: {} as SessionPhaseEvent,
+    input: {} as SessionPhaseInput,
+  },
+  actors: { phaseUpdates },
+  guards: {
+    isPhase: ({ event }, params: { phase: SessionPhase }) => event.phase === params.phase,
+  },
+  actions: {
+    recordPhase: assign(({ event }) => ({ phase: event.phase, sessionDate: event.sessionDate, since: event.at })),
+  },
+}).createMachine({
+  id: 'sessionPhase',
+  context: ({ input }) => ({ marketId: input.marketId, assetId: input.assetId ?? null, phase: null, sessionDate: null, since: null }),
+  initial: 'unknown',
+  invoke: { id: 'phaseUpdates', src: 'phaseUpdates', input: ({ context }) => ({ marketId: context.marketId, assetId: context.assetId }) },
+  on: {
+    PHASE: [toPhase('opening'), toPhase('trading'), toPhase('closing'), toPhase('suspended'), toPhase('closed')],
+  },
+  states: {
+    unknown: {},
+    opening: { tags: ['canPlace', 'canModify', 'canChangePrice', 'canCancel', 'canSuspend', 'canActivate'] },
+    trading: { tags: ['canPlace', 'canModify', 'canChangePrice', 'canCancel', 'canSuspend', 'canActivate', 'matching'] },
+    closing: { tags: ['canModify', 'canCancel', 'canSuspend'] },
+    suspended: {},
+    closed: {},
+  },
+});
+
+export type SessionPhaseSnapshot = SnapshotFrom<typeof sessionPhaseMachine>;
+
+/** The machine fed by the phase stream of the connection. */
+export function sessionPhaseMachineFor(connection: Connection) {
+  return sessionPhaseMachine.provide({
+    actors: {
+      phaseUpdates: fromEventObservable<SessionPhaseEvent, SessionPhaseInput>(({ input }) =>
+        sessionPhase$(connection, input.marketId).pipe(
+          filter((update) => phaseUpdateMatches(input, update)),
+          map(phaseUpdateToEvent),
+        ),
+      ),
+    },
+  });
+}
+
+/** The same, from any stream of phase updates (tests, replay). */
+export function sessionPhaseMachineFrom(updates: Observable<PhaseUpdate>) {
+  return sessionPhaseMachine.provide({
+    actors: {
+      phaseUpdates: fromEventObservable<SessionPhaseEvent, SessionPhaseInput>(({ input }) =>
+        updates.pipe(
+          filter((update) => phaseUpdateMatches(input, update)),
+          map(phaseUpdateToEvent),
+        ),
+      ),
+    },
+  });
+}
+
+export interface PhasePermissions {
+  phase: SessionPhase | null;
+  canPlace: boolean;
+  canModify: boolean;
+  canChangePrice: boolean;
+  canCancel: boolean;
+  canSuspend: boolean;
+  canActivate: boolean;
+}
+
+/** What the phase allows; null while the phase is unknown (the server decides). */
+export function phasePermissions(snapshot: SessionPhaseSnapshot): PhasePermissions | null {
+  if (snapshot.matches('unknown')) return null;
+  return {
+    phase: snapshot.context.phase,
+    canPlace: snapshot.hasTag('canPlace'),
+    canModify: snapshot.hasTag('canModify'),
+    canChangePrice: snapshot.hasTag('canChangePrice'),
+    canCancel: snapshot.hasTag('canCancel'),
+    canSuspend: snapshot.hasTag('canSuspend'),
+    canActivate: snapshot.hasTag('canActivate'),
+  };
+}
+
+export type OrderAction = 'place' | 'modify' | 'cancel' | 'suspend' | 'activate';
+
+/**
+ * The refusal the server would give for `action` in this phase (same codes), or null when allowed.
+ * `priceChange` matters for modify: no price change in closing.
+ */
+export function phaseRefusal(permissions: PhasePermissions | null, action: OrderAction, priceChange = false): ClientError | null {
+  if (!permissions) return null;
+  const phase = permissions.phase ?? 'closed';
+  if (phase === 'suspended') return { code: 'SESSION_SUSPENDED', params: {} };
+  const allowed =
+    action === 'place'
+      ? permissions.canPlace
+      : action === 'modify'
+        ? permissions.canModify
+        : action === 'cancel'
+          ? permissions.canCancel
+          : action === 'suspend'
+            ? permissions.canSuspend
+            : permissions.canActivate;
+  if (!allowed) return { code: 'SESSION_PHASE_FORBIDS', params: { phase } };
+  if (action === 'modify' && priceChange && !permissions.canChangePrice) {
+    return phase === 'closing' ? { code: 'SESSION_CLOSING_NO_PRICE_CHANGE', params: {} } : { code: 'SESSION_PHASE_FORBIDS', params: { phase } };
+  }
+  return null;
+}

@@ -1,0 +1,149 @@
+/**
+ * Default REST calls behind the machines' injected actors (auth): fetch with the protocol schemas.
+ * Every failure is thrown as an ApiCallError carrying the server's `{ code, params }`.
+ */
+import {
+  loginResponseSchema,
+  userInfoSchema,
+  type LoginRequest,
+  type LoginResponse,
+  type ResetExpiredPasswordRequest,
+  type UserInfo,
+} from '../protocol/auth.ts';
+import { orderSchema, type Order } from '../protocol/market-data.ts';
+import type { AddOrderRequest, ModifyOrderRequest } from '../protocol/orders.ts';
+import { errorResponseSchema } from '../protocol/reference.ts';
+
+export type ErrorParamValue = string | number;
+
+/** A refusal as the client keeps it: a catalogue code (or a client pseudo code) and its parameters. */
+export interface ClientError {
+  code: string;
+  params: Record<string, ErrorParamValue>;
+}
+
+/** Pseudo code for a request that got no answer: 'Cannot reach server!'. Same string as src/api. */
+export const NETWORK_ERROR = 'CLIENT_NETWORK_ERROR';
+
+export class ApiCallError extends Error implements ClientError {
+  readonly code: string;
+  readonly params: Record<string, ErrorParamValue>;
+  /** HTTP status; 0 when the server could not be reached. */
+  readonly status: number;
+  constructor(code: string, params: Record<string, ErrorParamValue> = {}, status = 0) {
+    super(code);
+    this.name = 'ApiCallError';
+    this.code = code;
+    this.params = params;
+    this.status = status;
+  }
+}
+
+/** Anything thrown by a call, as `{ code, params }` (unknown shapes become UNKNOWN_ERROR). */
+export function toClientError(error: unknown): ClientError {
+  if (error && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string') {
+    const params = (error as { params?: unknown }).params;
+    return {
+      code: (error as { code: string }).code,
+      params: params && typeof params === 'object' ? { ...(params as Record<string, ErrorParamValue>) } : {},
+    };
+  }
+  return { code: 'UNKNOWN_ERROR', params: {} };
+}
+
+export interface ApiOptions {
+  /** Default '/session/api'. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+}
+
+export interface AuthApi {
+  login(request: LoginRequest, signal?: AbortSignal): Promise<LoginResponse>;
+  userInfo(token: string, signal?: AbortSignal): Promise<UserInfo>;
+  resetExpiredPassword(request: ResetExpiredPasswordRequest, signal?: AbortSignal): Promise<LoginResponse>;
+}
+
+async function requestJson<T>(
+  options: ApiOptions,
+  path: string,
+  parse: (body: unknown) => T | undefined,
+  init: { method: 'GET' | 'POST' | 'PATCH'; body?: unknown; token?: string; signal?: AbortSignal | undefined },
+): Promise<T> {
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (init.token) headers['Authorization'] = `Bearer ${init.token}`;
+  let response: Response;
+  try {
+    response = await doFetch(`${options.baseUrl ?? '/session/api'}${path}`, {
+      method: init.method,
+      headers,
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      ...(init.signal ? { signal: init.signal } : {}),
+    });
+  } catch (cause) {
+    if (cause && typeof cause === 'object' && (cause as { name?: unknown }).name === 'AbortError') throw cause;
+    throw new ApiCallError(NETWORK_ERROR);
+  }
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    body = undefined;
+  }
+  if (!response.ok) {
+    const refusal = errorResponseSchema.safeParse(body);
+    if (refusal.success) throw new ApiCallError(refusal.data.error.code, refusal.data.error.params, response.status);
+    throw new ApiCallError('UNKNOWN_ERROR', {}, response.status);
+  }
+  const parsed = parse(body);
+  if (parsed === undefined) throw new ApiCallError('UNKNOWN_ERROR', {}, response.status);
+  return parsed;
+}
+
+export function createAuthApi(options: ApiOptions = {}): AuthApi {
+  return {
+    login: (request, signal) =>
+      requestJson(options, '/login', (b) => loginResponseSchema.safeParse(b).data, { method: 'POST', body: request, signal }),
+    userInfo: (token, signal) => requestJson(options, '/user/info', (b) => userInfoSchema.safeParse(b).data, { method: 'GET', token, signal }),
+    resetExpiredPassword: (request, signal) =>
+      requestJson(options, '/password/reset-expired', (b) => loginResponseSchema.safeParse(b).data, { method: 'POST', body: request, signal }),
+  };
+}
+
+/** What an order ticket sends. */
+export type OrderSubmission =
+  | { mode: 'add'; request: AddOrderRequest }
+  | { mode: 'modify'; orderId: string; request: ModifyOrderRequest }
+  | { mode: 'cancel' | 'suspend' | 'activate'; orderId: string };
+
+export interface OrdersApi {
+  /** POST /orders, PATCH /orders/:id, POST /orders/:id/{cancel,suspend,activate}: the order as it stands. */
+  submit(submission: OrderSubmission, signal?: AbortSignal): Promise<Order>;
+}
+
+/**
+ * Order calls with the current token. `getToken` returns null when requests are blocked (no session
+ * or the token is expired: auth's requestToken); the call is then refused with AUTH_TOKEN_EXPIRED
+ * without reaching the network.
+ */
+export function createOrdersApi(options: ApiOptions & { getToken: () => string | null }): OrdersApi {
+  const parseOrder = (body: unknown) => {
+    const order = (body as { order?: unknown } | undefined)?.order;
+    return orderSchema.safeParse(order).data;
+  };
+  return {
+    submit(submission, signal) {
+      const token = options.getToken();
+      if (!token) return Promise.reject(new ApiCallError('AUTH_TOKEN_EXPIRED', {}, 0));
+      switch (submission.mode) {
+        case 'add':
+          return requestJson(options, '/orders', parseOrder, { method: 'POST', body: submission.request, token, signal });
+        case 'modify':
+          return requestJson(options, `/orders/${encodeURIComponent(submission.orderId)}`, parseOrder, { method: 'PATCH', body: submission.request, token, signal });
+        default:
+          return requestJson(options, `/orders/${encodeURIComponent(submission.orderId)}/${submission.mode}`, parseOrder, { method: 'POST', token, signal });
+      }
+    },
+  };
+}
