@@ -42,7 +42,8 @@ export interface CompleteAddOrder {
   way: (typeof ways)[number];
   price: number | null;
   qty: number;
-  noCnt: number;
+  /** Absent: the engine derives it from the quantity (assets entered by quantity). */
+  noCnt: number | undefined;
   powerPerInterval: number | null;
   validityType: (typeof validityTypes)[number];
   validity: string | null;
@@ -60,7 +61,6 @@ export function completeAddOrder(request: AddOrderRequest): { ok: true; order: C
   const validityType = request.validityType as CompleteAddOrder['validityType'];
   if ((validityType === 'GTD' || validityType === 'GTSV') && !request.validity) return { ok: false, error: apiError('ORDER_VALIDITY_TIMESTAMP_MISSING') };
   if (request.qty === undefined) return { ok: false, error: apiError('ORDER_QUANTITY_MISSING') };
-  if (request.noCnt === undefined) return { ok: false, error: apiError('ORDER_CONTRACT_COUNT_MISSING') };
   const executionType = request.executionType ?? 'normal';
   // A market order (no price) is allowed only as IOC or FOK: it must not rest on the book.
   if ((request.price === undefined || request.price === null) && executionType === 'normal') return { ok: false, error: apiError('ORDER_PRICE_MISSING') };

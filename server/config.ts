@@ -10,6 +10,8 @@ export interface ServerConfig {
   simulator: boolean;
   logRequests: boolean;
   trustProxy: boolean;
+  /** Book and market-watch conflation window, ms. */
+  conflateMs: number;
 }
 
 function parsePort(value: string | undefined, fallback: number): number {
@@ -26,6 +28,13 @@ function parseFlag(value: string | undefined, fallback: boolean): boolean {
   throw new Error(`expected a boolean (true/false), got "${value}"`);
 }
 
+function parseConflate(value: string | undefined): number {
+  if (value === undefined || value === '') return 20;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 1000) throw new Error(`CONFLATE_MS must be an integer from 0 to 1000, got "${value}"`);
+  return ms;
+}
+
 /** Reads the environment; see README "Configuration". */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
@@ -37,5 +46,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     simulator: parseFlag(env.SIMULATOR, true),
     logRequests: parseFlag(env.LOG_REQUESTS, false),
     trustProxy: parseFlag(env.TRUST_PROXY, false),
+    conflateMs: parseConflate(env.CONFLATE_MS),
   };
 }

@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { AuthService } from './auth/auth-service.ts';
 import { LoginLimiter, type LoginLimiterOptions } from './auth/login-limiter.ts';
@@ -6,14 +9,22 @@ import { TokenService } from './auth/tokens.ts';
 import { loadDemoExchangeIfEmpty } from './demo/demo-exchange.ts';
 import { attachGateway } from './gateway-wiring.ts';
 import type { StompGateway } from './gateway/stomp-gateway.ts';
-import { createHttpApp } from './http/app.ts';
+import { API_PREFIX, createHttpApp } from './http/app.ts';
+import { ordersRoutes } from './http/orders.routes.ts';
+import { lockDataDir } from './store/data-dir-lock.ts';
 import { loadOrCreateSecret } from './store/secrets.repository.ts';
 import { openStore, type Store } from './store/store.ts';
+import { setupCommands } from './trading/engine-setup.ts';
+import { MarketDataPublisher } from './trading/market-data.ts';
+import { ReadModelProjector } from './trading/read-model-projector.ts';
+import { Sequencer } from './trading/sequencer.ts';
+import { bucharestDate } from './trading/time.ts';
+import { TradingService } from './trading/trading-service.ts';
 
 export interface ExchangeServerOptions {
   port: number;
   host: string;
-  /** PGlite data directory; undefined with no databaseUrl means an in-memory database (tests). */
+  /** Data directory: PGlite (unless databaseUrl) and the engine's journal. Undefined: in memory and a temporary journal (tests). */
   dataDir: string | undefined;
   databaseUrl: string | undefined;
   clientDir: string;
@@ -22,6 +33,12 @@ export interface ExchangeServerOptions {
   /** The clock; tests move it to pass TOTP steps and token expiry. */
   now?: () => number;
   loginLimits?: LoginLimiterOptions;
+  /** Book and market-watch conflation window (ms); 0 sends a delta per command. */
+  conflateMs?: number;
+  /** Ms between engine time ticks; 0 disables (tests tick by hand). */
+  tickIntervalMs?: number;
+  /** Opens every closed market for trading at start (the demo exchange's default). */
+  openMarketsOnStart?: boolean;
 }
 
 export interface ExchangeServer {
@@ -31,19 +48,86 @@ export interface ExchangeServer {
   store: Store;
   auth: AuthService;
   gateway: StompGateway;
+  sequencer: Sequencer;
+  marketData: MarketDataPublisher;
+  projector: ReadModelProjector;
+  trading: TradingService;
   close(): Promise<void>;
 }
 
-/** Composes store, auth, HTTP and the STOMP gateway on one port. */
+/** Composes store, auth, engine (sequencer + journal), HTTP and the STOMP gateway on one port. */
 export async function startExchangeServer(options: ExchangeServerOptions): Promise<ExchangeServer> {
   const now = options.now ?? Date.now;
-  const store = await openStore({ dataDir: options.dataDir, databaseUrl: options.databaseUrl });
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const cleanup = async () => {
+    for (const step of cleanups.reverse()) await step();
+  };
   try {
+    // The store locks a PGlite directory itself; with PostgreSQL the journal still needs the lock.
+    if (options.databaseUrl && options.dataDir) cleanups.push(await lockDataDir(options.dataDir));
+    const store = await openStore({ dataDir: options.databaseUrl ? undefined : options.dataDir, databaseUrl: options.databaseUrl });
+    cleanups.push(() => store.close());
     await loadDemoExchangeIfEmpty(store, new Date(now()));
+
     const tokens = new TokenService(await loadOrCreateSecret(store.db, 'jwt-signing-key'), now);
     const auth = new AuthService({ store, tokens, now, limiter: new LoginLimiter(options.loginLimits) });
+
+    let journalDir: string;
+    if (options.dataDir) journalDir = join(options.dataDir, 'journal');
+    else {
+      journalDir = mkdtempSync(join(tmpdir(), 'exchange-journal-'));
+      cleanups.push(() => rmSync(journalDir, { recursive: true, force: true }));
+    }
+    const projector = new ReadModelProjector(store.trading);
+    const { sequencer } = await Sequencer.open({
+      journalDir,
+      now,
+      tickIntervalMs: options.tickIntervalMs ?? 1000,
+      replayFromSeq: await store.trading.watermark(),
+      onReplayedEvents: (events, seq) => projector.onEvents(events, seq),
+    });
+    cleanups.push(() => sequencer.close());
+    for (const command of await setupCommands(store)) await sequencer.submit(command);
+
+    const assets = await store.reference.assets();
+    const marketOfAsset = new Map(assets.map((asset) => [asset.id, asset.marketId]));
+    const { usersOfClient, clientsOfUser } = await userClientIndex(store);
+    const trading = new TradingService({ sequencer, marketOfAsset });
+
     const app = await createHttpApp({ store, auth, clientDir: options.clientDir, logger: options.logRequests ?? false, trustProxy: options.trustProxy ?? false });
-    const gateway = await attachGateway(app.server, auth, store);
+    cleanups.push(() => app.close());
+    // The gateway needs the HTTP server and the publisher needs the gateway: the hook is bound once both exist.
+    const gatewayHooks: { onSubscribe?: MarketDataPublisher['onSubscribe'] } = {};
+    const gateway = await attachGateway(app.server, auth, store, {
+      onSubscribe: (principal, destination, reply) => gatewayHooks.onSubscribe?.(principal, destination, reply),
+    });
+    cleanups.push(() => gateway.close());
+    const marketData = new MarketDataPublisher({
+      engine: sequencer.engine,
+      gateway,
+      assets: assets.map((asset) => ({ id: asset.id, marketId: asset.marketId, type: asset.spec.type })),
+      usersOfClient: (clientCode) => usersOfClient.get(clientCode) ?? [],
+      clientsOfUser: (userId) => clientsOfUser.get(userId) ?? [],
+      conflateMs: options.conflateMs ?? 0,
+      now,
+    });
+    cleanups.push(() => marketData.close());
+    gatewayHooks.onSubscribe = marketData.onSubscribe;
+    await app.register(ordersRoutes({ auth, store, trading, marketData, marketOfAsset }), { prefix: API_PREFIX });
+    sequencer.onEvents((events, _entry, _result, seq) => {
+      marketData.onEvents(events);
+      projector.onEvents(events, seq);
+    });
+
+    if (options.openMarketsOnStart ?? true) {
+      const sessionDate = bucharestDate(now());
+      for (const market of await store.reference.markets()) {
+        if (sequencer.engine.getMarketPhase(market.id)?.phase === 'closed') {
+          await sequencer.submit({ type: 'setPhase', marketId: market.id, assetId: null, phase: 'trading', sessionDate });
+        }
+      }
+    }
+
     await app.listen({ port: options.port, host: options.host });
     const port = (app.server.address() as AddressInfo).port;
     return {
@@ -53,14 +137,29 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       store,
       auth,
       gateway,
+      sequencer,
+      marketData,
+      projector,
+      trading,
       async close() {
-        await gateway.close();
-        await app.close();
-        await store.close();
+        await projector.settled().catch(() => {});
+        await cleanup();
       },
     };
   } catch (error) {
-    await store.close();
+    await cleanup();
     throw error;
   }
+}
+
+/** Which users act for which client codes, both ways. */
+async function userClientIndex(store: Store): Promise<{ usersOfClient: Map<string, string[]>; clientsOfUser: Map<string, string[]> }> {
+  const rows = await store.db.query<{ id: string; client_codes: string[] }>('select id, client_codes from users');
+  const usersOfClient = new Map<string, string[]>();
+  const clientsOfUser = new Map<string, string[]>();
+  for (const row of rows) {
+    clientsOfUser.set(row.id, row.client_codes);
+    for (const code of row.client_codes) usersOfClient.set(code, [...(usersOfClient.get(code) ?? []), row.id]);
+  }
+  return { usersOfClient, clientsOfUser };
 }

@@ -6,11 +6,12 @@ const config = configFromEnv();
 const server = await startExchangeServer({
   port: config.port,
   host: config.host,
-  dataDir: config.databaseUrl ? undefined : config.dataDir,
+  dataDir: config.dataDir,
   databaseUrl: config.databaseUrl,
   clientDir: config.clientDir,
   logRequests: config.logRequests,
   trustProxy: config.trustProxy,
+  conflateMs: config.conflateMs,
 });
 
 console.log(`Exchange running at ${server.url}`);

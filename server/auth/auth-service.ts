@@ -23,6 +23,13 @@ import { matchingStep } from './totp.ts';
 /** How many earlier passwords a new one must differ from. */
 export const PASSWORD_HISTORY_DEPTH = 12;
 const DAY_MS = 86_400_000;
+const MAX_CACHED_TOKENS = 10_000;
+
+/** The `exp` of a token already verified by TokenService, in ms. */
+function tokenExpiry(token: string): number {
+  const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: number };
+  return (payload.exp ?? 0) * 1000;
+}
 
 export interface AuthServiceOptions {
   store: Store;
@@ -39,6 +46,8 @@ export class AuthService {
   private readonly now: () => number;
   /** Verified against when the user does not exist, so an unknown username costs the same time. */
   private readonly decoyHash: Promise<string>;
+  private readonly verifiedTokens = new Map<string, { claims: TokenClaims; expiresAt: number }>();
+  private readonly usersById = new Map<string, UserRecord>();
 
   constructor(options: AuthServiceOptions) {
     this.store = options.store;
@@ -70,11 +79,27 @@ export class AuthService {
     await this.replacePassword(user, request.newPassword);
   }
 
+  /**
+   * Resolves a bearer token to its user. Verified tokens and user records are cached (every order
+   * request authenticates): a token until its expiry, a user until this service changes it.
+   */
   async authenticate(token: string): Promise<{ claims: TokenClaims; user: UserRecord }> {
-    const claims = await this.tokens.verify(token);
-    const user = await this.store.users.findById(claims.sub);
-    if (!user) throw new ExchangeError(apiError('AUTH_TOKEN_INVALID'));
+    const cached = this.verifiedTokens.get(token);
+    const claims = cached && cached.expiresAt > this.now() ? cached.claims : await this.verifyAndCache(token);
+    let user = this.usersById.get(claims.sub);
+    if (!user) {
+      const found = await this.store.users.findById(claims.sub);
+      if (!found) throw new ExchangeError(apiError('AUTH_TOKEN_INVALID'));
+      this.usersById.set(found.id, (user = found));
+    }
     return { claims, user };
+  }
+
+  private async verifyAndCache(token: string): Promise<TokenClaims> {
+    const claims = await this.tokens.verify(token);
+    if (this.verifiedTokens.size >= MAX_CACHED_TOKENS) this.verifiedTokens.clear();
+    this.verifiedTokens.set(token, { claims, expiresAt: tokenExpiry(token) });
+    return claims;
   }
 
   async userInfo(user: UserRecord): Promise<UserInfo> {
@@ -101,6 +126,7 @@ export class AuthService {
 
   async setPreferences(userId: string, preferences: Preferences): Promise<void> {
     await this.store.users.setPreferences(userId, preferences);
+    this.usersById.delete(userId);
   }
 
   async loginHistory(userId: string, limit = 100) {
@@ -149,6 +175,7 @@ export class AuthService {
       if (await verifyPassword(newPassword, oldHash)) throw new ExchangeError(apiError('AUTH_PASSWORD_USED_BEFORE'));
     }
     await this.store.users.setPassword(user.id, await hashPassword(newPassword), new Date(this.now()));
+    this.usersById.delete(user.id);
   }
 
   private passwordExpired(user: UserRecord): boolean {

@@ -26,6 +26,17 @@ export const demoExchangeSchema = z.strictObject({
   brokers: z.array(z.strictObject({ id: z.string(), agencyId: z.string(), name: z.string() })),
   terminals: z.array(z.strictObject({ id: z.string(), brokerId: z.string(), name: z.string() })),
   clients: z.array(z.strictObject({ id: z.string(), code: z.string(), name: z.string(), acerCode: z.string(), agencyId: z.string(), active: z.boolean() })),
+  /** Funds and limits in currency minor units (2 decimals). */
+  clientClearing: z.record(
+    z.string(),
+    z.strictObject({
+      funds: z.number().int().nonnegative(),
+      tradingLimit: z.number().int().nonnegative(),
+      maxContracts: z.number().int().nonnegative(),
+      restrictedAsk: z.boolean().optional(),
+      gasReleaseAssets: z.array(z.string()).optional(),
+    }),
+  ),
 });
 
 export const demoUserSchema = z.strictObject({
@@ -70,6 +81,17 @@ export async function loadDemoExchangeIfEmpty(store: Store, now: Date, dir = dem
     for (const broker of exchange.brokers) await reference.insertBroker(broker);
     for (const terminal of exchange.terminals) await reference.insertTerminal(terminal);
     for (const client of exchange.clients) await reference.insertClient(client);
+    for (const [clientCode, setup] of Object.entries(exchange.clientClearing)) {
+      await reference.insertTradingSetup({
+        clientCode,
+        funds: setup.funds,
+        tradingLimit: setup.tradingLimit,
+        maxContracts: setup.maxContracts,
+        restrictedAsk: setup.restrictedAsk ?? false,
+        gasReleaseAssets: setup.gasReleaseAssets ?? [],
+        rights: { '*': { bid: true, ask: true } },
+      });
+    }
     for (const [index, user] of users.entries()) {
       await usersRepo.insert({
         id: `U-${String(index + 1).padStart(3, '0')}`,

@@ -15,6 +15,16 @@ export function toAssetSpecification(asset: AssetRecord): AssetSpecification {
   return { id: asset.id, marketId: asset.marketId, ringId: asset.ringId, code: asset.code, name: asset.name, ...spec };
 }
 
+export interface ClientTradingSetup {
+  clientCode: string;
+  funds: number;
+  tradingLimit: number;
+  maxContracts: number;
+  restrictedAsk: boolean;
+  gasReleaseAssets: string[];
+  rights: Record<string, { bid: boolean; ask: boolean }>;
+}
+
 export class ReferenceRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -40,6 +50,29 @@ export class ReferenceRepository {
   async clients(): Promise<Client[]> {
     const rows = await this.db.query<{ id: string; code: string; name: string; acer_code: string; agency_id: string; active: boolean }>('select * from clients order by code');
     return rows.map((row) => ({ id: row.id, code: row.code, name: row.name, acerCode: row.acer_code, agencyId: row.agency_id, active: row.active }));
+  }
+
+  async tradingSetups(): Promise<ClientTradingSetup[]> {
+    const rows = await this.db.query<{
+      client_code: string; funds: string | number; trading_limit: string | number; max_contracts: number;
+      restricted_ask: boolean; gas_release_assets: string[]; rights: ClientTradingSetup['rights'];
+    }>('select * from client_trading_setup order by client_code');
+    return rows.map((row) => ({
+      clientCode: row.client_code,
+      funds: Number(row.funds),
+      tradingLimit: Number(row.trading_limit),
+      maxContracts: Number(row.max_contracts),
+      restrictedAsk: row.restricted_ask,
+      gasReleaseAssets: row.gas_release_assets,
+      rights: row.rights,
+    }));
+  }
+
+  async insertTradingSetup(setup: ClientTradingSetup): Promise<void> {
+    await this.db.query(
+      'insert into client_trading_setup (client_code, funds, trading_limit, max_contracts, restricted_ask, gas_release_assets, rights) values ($1,$2,$3,$4,$5,$6,$7)',
+      [setup.clientCode, setup.funds, setup.tradingLimit, setup.maxContracts, setup.restrictedAsk, JSON.stringify(setup.gasReleaseAssets), JSON.stringify(setup.rights)],
+    );
   }
 
   async agency(id: string): Promise<Agency | null> {

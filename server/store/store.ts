@@ -2,12 +2,14 @@ import { lockDataDir } from './data-dir-lock.ts';
 import { openPglite, openPostgres, type Database } from './database.ts';
 import { migrate } from './migrations.ts';
 import { ReferenceRepository } from './reference.repository.ts';
+import { TradingRepository } from './trading.repository.ts';
 import { UsersRepository } from './users.repository.ts';
 
 export interface Store {
   db: Database;
   users: UsersRepository;
   reference: ReferenceRepository;
+  trading: TradingRepository;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     db,
     users: new UsersRepository(db),
     reference: new ReferenceRepository(db),
+    trading: new TradingRepository(db),
     async close() {
       await db.close();
       await unlock?.();

@@ -1,0 +1,400 @@
+/**
+ * Engine vocabulary: configuration, commands, results, events and read-only views.
+ *
+ * Everything here is plain data so that a command log (the journal) can be serialised with JSON and
+ * replayed into an identical engine. Prices and quantities are integers in the asset's minor units
+ * (10^-priceDecimals, 10^-quantityDecimals); amounts (funds, limits, margins, exposure) are integers in
+ * currency minor units with AMOUNT_DECIMALS places. Time is epoch milliseconds, always taken from the
+ * command's `at`; the engine never reads a clock.
+ */
+import type { ErrorCode } from '../../protocol/error-codes.ts';
+import type { OrderEvent, TradeEvent } from './events.ts';
+import type { ExecutionType, OrderStatus, SessionPhase, ValidityType, Way } from '../../protocol/enums.ts';
+
+/** Decimals of every money amount the engine handles (funds, limits, margins, exposure). */
+export const AMOUNT_DECIMALS = 2;
+
+export type OrderId = number;
+export type TransactionId = number;
+
+// ---------------------------------------------------------------------------------------------------
+// Configuration
+// ---------------------------------------------------------------------------------------------------
+
+/** One entry of a market's phase schedule: at `at` the market (all its assets) enters `phase`. */
+export interface ScheduleEntry {
+  at: number;
+  phase: SessionPhase;
+  /** Session date (YYYY-MM-DD) that starts with this entry; usually given with `opening`. */
+  sessionDate?: string;
+}
+
+export interface MarketConfig {
+  marketId: string;
+  /** Currency of amounts on this market (shown with ORDER_INSUFFICIENT_FUNDS). */
+  currency: string;
+  /** Absolute-time schedule applied by `tick`; entries at or before the upsert's `at` are skipped. */
+  schedule?: ScheduleEntry[];
+}
+
+export interface AssetFlags {
+  /** A modify may not worsen the price (lower bid, higher ask): ORDER_PRICE_CANNOT_WORSEN. */
+  priceMustImprove?: boolean;
+  /** A modify may not decrease the quantity: ORDER_QUANTITY_CANNOT_DECREASE. */
+  noQuantityDecrease?: boolean;
+  /** A modify may not change the price: ORDER_PRICE_NOT_CHANGEABLE. */
+  noPriceChange?: boolean;
+  /** A modify may not change the time attributes (validity type, validity) or the execution type. */
+  noAttributeChange?: boolean;
+  /** Orders cannot be cancelled: ORDER_NOT_CANCELLABLE. */
+  noCancel?: boolean;
+  /** A client may not hold active orders on both sides: ORDER_CROSS_BID. */
+  oneSidePerClient?: boolean;
+}
+
+export interface DeltaTConfig {
+  /** Length of the delta-T period started by a crossing, in ms. */
+  durationMs: number;
+  /** During delta T a competing order must improve its side's best price by at least this step. */
+  priceStep: number;
+}
+
+export interface SimpleCompetitiveConfig {
+  /** The one client that initiates the procedure. */
+  initiatorClientCode: string;
+  /** The initiator's side; partners trade on the opposite side. */
+  initiatorWay: Way;
+}
+
+export interface BalancingGroupConfig {
+  /** Cumulative quantity decrease allowed on an order, as a percent of its original quantity. */
+  maxDecreasePercent: number;
+}
+
+export interface AssetConfig {
+  assetId: string;
+  marketId: string;
+  priceDecimals: number;
+  quantityDecimals: number;
+  priceStep: number;
+  quantityStep: number;
+  minQuantity: number;
+  maxQuantity: number;
+  /** Price limits of the asset: ORDER_PRICE_OUTSIDE_LIMITS. */
+  minPrice: number;
+  maxPrice: number;
+  /** Session bounds (set per session, e.g. around the reference price). */
+  sessionMinPrice?: number | null;
+  sessionMaxPrice?: number | null;
+  /** Regulator's maximum price. */
+  regulatorMaxPrice?: number | null;
+  /** false: every order command is refused with ORDER_TRADING_DEACTIVATED. Default true. */
+  tradingActive?: boolean;
+  /** Quantity per contract (noCnt = qty / contractQty). Default 1. */
+  contractQty?: number;
+  /** Which field a new order must carry: `qty` (ORDER_QUANTITY_MISSING) or `noCnt` (ORDER_CONTRACT_COUNT_MISSING). Default qty. */
+  quantityInput?: 'qty' | 'noCnt';
+  /** Settlement intervals per delivery day (power per interval = qty / intervals). Default 24. */
+  settlementIntervalsPerDay?: number;
+  /** Delivery days of the product (total qty = qty × deliveryDays). Default 1. */
+  deliveryDays?: number;
+  /** Margin of an order as basis points of its value. Default 0 (no funds check). */
+  marginBps?: number;
+  marginsExposureActive?: boolean;
+  flags?: AssetFlags;
+  deltaT?: DeltaTConfig | null;
+  simpleCompetitive?: SimpleCompetitiveConfig | null;
+  balancingGroup?: BalancingGroupConfig | null;
+  /** Gas release asset: only clients with the asset in `gasReleaseAssets` may trade. */
+  gasRelease?: boolean;
+  /** The side reserved to active partners of the transmission operator; those partners may use only that side. */
+  transmissionWay?: Way | null;
+  /** Asset owners and clients restricted to one side on this asset: clientCode -> allowed way. */
+  ownerSides?: Record<string, Way>;
+  /** Latest settlement (start-of-day) price, shown in the statistics and used as reference price. */
+  settlementPrice?: number | null;
+}
+
+export interface SideRights {
+  bid: boolean;
+  ask: boolean;
+}
+
+export interface ClearingConfig {
+  /** false: CLEARING_CLIENT_NOT_ACTIVE. Default true. */
+  activeForTrading?: boolean;
+  /** Assets the clearing house allows; null/absent = all. '*' = all. CLEARING_CLIENT_NOT_ALLOWED. */
+  allowedAssets?: string[] | null;
+  /** Maximum open contracts (sum of noCnt of open orders): CLEARING_MAX_CONTRACTS. */
+  maxContracts?: number | null;
+  /** Trading (financial) limit against exposure: CLEARING_FINANCIAL_LIMIT. */
+  tradingLimit?: number | null;
+  /** Funds available for margins: ORDER_INSUFFICIENT_FUNDS. null = not checked. */
+  funds?: number | null;
+}
+
+export interface ClientConfig {
+  clientCode: string;
+  /** Agency the client belongs to; an agency actor may operate only on its own clients. */
+  agencyId?: string | null;
+  /** false: ORDER_CLIENT_NOT_ACTIVE. Default true. */
+  active?: boolean;
+  /** Trading rights per asset id ('*' = every asset) and direction: ORDER_NO_RIGHT. */
+  rights?: Record<string, SideRights>;
+  /** Client may not place asks: ORDER_CLIENT_RESTRICTED_ASK. */
+  restrictedAsk?: boolean;
+  /** Imbalance restriction per asset id ('*' = every asset): one way only, within a quantity. */
+  imbalance?: Record<string, { way: Way; quantity: number }>;
+  /** Tradeable quantity per asset id ('*' = every asset) and way: open + traded this session + new <= limit. */
+  tradeableQuantity?: Record<string, { bid?: number | null; ask?: number | null }>;
+  /** Gas release assets the client is permitted on ('*' = all). */
+  gasReleaseAssets?: string[];
+  /** Partner of the transmission system operator. */
+  transmissionPartner?: { active: boolean } | null;
+  clearing?: ClearingConfig;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Commands
+// ---------------------------------------------------------------------------------------------------
+
+/** Who sends an order command. Operators leave agencyId empty. */
+export interface Actor {
+  userId?: string;
+  brokerId?: string | null;
+  /** When set, the client of the order must belong to this agency. */
+  agencyId?: string | null;
+}
+
+export interface CommandBase {
+  /** Epoch ms: the command's time (the sequencer stamps it); the engine's only clock. */
+  at: number;
+}
+
+export interface AddOrderCommand extends CommandBase {
+  type: 'addOrder';
+  actor?: Actor;
+  assetId?: string;
+  clientCode?: string;
+  way?: Way;
+  /** Limit price; omitted (or null) only for a market order, which must be IOC or FOK. */
+  price?: number | null;
+  /** Quantity (MWh per day or contracts); on assets with quantityInput 'noCnt' the engine uses noCnt instead. */
+  qty?: number;
+  noCnt?: number;
+  /** Power per settlement interval as entered; default qty / settlementIntervalsPerDay (rounded down). */
+  powerPerInterval?: number | null;
+  validityType?: ValidityType;
+  /** Expiry instant for GTD / GTSV (epoch ms). The HTTP layer turns a GTD date into its end instant. */
+  validity?: number | null;
+  executionType?: ExecutionType;
+  balancingGroupId?: string | null;
+}
+
+export interface ModifyOrderCommand extends CommandBase {
+  type: 'modifyOrder';
+  actor?: Actor;
+  orderId: OrderId;
+  price?: number;
+  /** New open (offered) quantity; the traded part is kept. */
+  qty?: number;
+  noCnt?: number;
+  validityType?: ValidityType;
+  validity?: number | null;
+  executionType?: ExecutionType;
+}
+
+export interface OrderRefCommand extends CommandBase {
+  type: 'cancelOrder' | 'suspendOrder' | 'activateOrder';
+  actor?: Actor;
+  orderId: OrderId;
+}
+
+export interface SetPhaseCommand extends CommandBase {
+  type: 'setPhase';
+  marketId: string;
+  /** Omitted or null: every asset of the market. */
+  assetId?: string | null;
+  phase: SessionPhase;
+  sessionDate?: string;
+}
+
+export interface OperatorSessionCommand extends CommandBase {
+  type: 'operatorSuspend' | 'operatorResume';
+  marketId: string;
+  assetId?: string | null;
+}
+
+export interface TickCommand extends CommandBase {
+  type: 'tick';
+}
+
+export interface UpsertMarketCommand extends CommandBase {
+  type: 'upsertMarket';
+  market: MarketConfig;
+}
+export interface UpsertAssetCommand extends CommandBase {
+  type: 'upsertAsset';
+  asset: AssetConfig;
+}
+export interface UpsertClientCommand extends CommandBase {
+  type: 'upsertClient';
+  client: ClientConfig;
+}
+export interface SetSettlementPriceCommand extends CommandBase {
+  type: 'setSettlementPrice';
+  assetId: string;
+  price: number | null;
+}
+
+export type EngineCommand =
+  | AddOrderCommand
+  | ModifyOrderCommand
+  | OrderRefCommand
+  | SetPhaseCommand
+  | OperatorSessionCommand
+  | TickCommand
+  | UpsertMarketCommand
+  | UpsertAssetCommand
+  | UpsertClientCommand
+  | SetSettlementPriceCommand;
+
+export type EngineCommandType = EngineCommand['type'];
+
+// ---------------------------------------------------------------------------------------------------
+// Views and events
+// ---------------------------------------------------------------------------------------------------
+
+/** An order as SPEC §3 lists it (plus the engine's bookkeeping fields). A copy: never mutated later. */
+export interface OrderView {
+  orderId: OrderId;
+  assetId: string;
+  marketId: string;
+  status: OrderStatus;
+  suspended: boolean;
+  clientCode: string;
+  brokerId: string | null;
+  way: Way;
+  /** Ordered quantity: traded + offered. */
+  qty: number;
+  noCnt: number;
+  /** null for a market order (IOC / FOK without a limit). */
+  price: number | null;
+  sessionDate: string;
+  tradedQty: number;
+  /** Volume-weighted average traded price (rounded), null before the first trade. */
+  tradedPrice: number | null;
+  /** Open quantity still offered in the book (or held while suspended). */
+  offeredQty: number;
+  offeredPrice: number | null;
+  executionType: ExecutionType;
+  validityType: ValidityType;
+  validity: number | null;
+  expiresAt: number | null;
+  createdAt: number;
+  lastModifiedAt: number;
+  /** Time-priority sequence: lower goes first within a price level. */
+  priority: number;
+  /** Place in its price level's queue (1 = first): computed by the queries (getOrder, listOrders); null in events and off the book. */
+  position: number | null;
+  powerPerInterval: number;
+  totalQty: number;
+  balancingGroupId: string | null;
+  initiator: boolean;
+}
+
+/** SPEC §3 Transaction, plus the two order ids and brokers. */
+export interface TransactionView {
+  transactionId: TransactionId;
+  assetId: string;
+  marketId: string;
+  buyer: string;
+  seller: string;
+  buyOrderId: OrderId;
+  sellOrderId: OrderId;
+  buyerBrokerId: string | null;
+  sellerBrokerId: string | null;
+  /** Side of the order that took liquidity; in an uncross (auction, end of delta T) the side of the later order. */
+  aggressor: Way;
+  qty: number;
+  price: number;
+  noCnt: number;
+  txDate: string;
+  timestamp: number;
+  marginsExposureActive: boolean;
+  externalTransactionId: string | null;
+  gasfwTransactionId: string | null;
+  transferTimestamp: number | null;
+  parentTransactionId: TransactionId | null;
+  grandParentTransactionId: TransactionId | null;
+  splitTimestamp: number | null;
+}
+
+export interface ClientTradeStats {
+  clientCode: string;
+  tradedQty: number;
+  /** Rounded value-weighted average price, null without trades. */
+  averagePrice: number | null;
+}
+
+export interface SessionStats {
+  assetId: string;
+  sessionDate: string;
+  minPrice: number | null;
+  maxPrice: number | null;
+  lastPrice: number | null;
+  volume: number;
+  transactions: number;
+  closingPrice: number | null;
+  /** Quantity executed by the last uncross (opening auction or end of delta T). */
+  tradeableQty: number;
+  /** Unexecuted quantity at the last uncross price: positive = bids left, negative = asks left. */
+  surplusQty: number;
+  settlementPrice: number | null;
+}
+
+export type OrderEventKind =
+  | 'created'
+  | 'modified'
+  | 'traded'
+  | 'tradedPartially'
+  | 'cancelled'
+  | 'expired'
+  | 'suspended'
+  | 'activated';
+
+export type CancelReason = 'user' | 'ioc' | 'expired';
+
+export type EngineEvent =
+  /** An order changed: `kind`, `at`, `reason` (cancelled / expired), `order` (OrderView of that moment, built on first read). */
+  | OrderEvent
+  /** A match: `transaction` (TransactionView, built on first read). */
+  | TradeEvent
+  /** The new aggregate of one price level (qty 0 and orders 0: the level is gone). */
+  | { type: 'level'; assetId: string; way: Way; price: number; qty: number; orders: number }
+  | { type: 'deltaT'; kind: 'start' | 'end'; assetId: string; endsAt: number; price: number; at: number }
+  | { type: 'phase'; marketId: string; assetId: string | null; phase: SessionPhase; previous: SessionPhase; sessionDate: string; at: number }
+  | { type: 'stats'; stats: SessionStats }
+  | { type: 'config'; kind: 'market' | 'asset' | 'client' | 'settlementPrice'; id: string; at: number };
+
+export type EngineParams = Record<string, string | number>;
+
+export interface EngineResult {
+  result: 'OK' | ErrorCode;
+  params?: EngineParams;
+  /** Id of the order the command created or acted on. */
+  orderId?: OrderId;
+  events: EngineEvent[];
+}
+
+export interface BookLevelView {
+  price: number;
+  qty: number;
+  orders: number;
+}
+
+export interface BookView {
+  assetId: string;
+  bids: BookLevelView[];
+  asks: BookLevelView[];
+}

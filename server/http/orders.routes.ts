@@ -1,0 +1,112 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { addOrderRequestSchema, apiError, ExchangeError, modifyOrderRequestSchema, orderIdParamsSchema, sessionPhases } from '../../protocol/index.ts';
+import type { AuthService } from '../auth/auth-service.ts';
+import type { Store } from '../store/store.ts';
+import type { MarketDataPublisher } from '../trading/market-data.ts';
+import type { TradingService } from '../trading/trading-service.ts';
+import { requireUser } from './auth.routes.ts';
+import { parseWith } from './validation.ts';
+
+const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
+const assetParamsSchema = z.strictObject({ assetId: z.string().regex(idPattern) });
+const marketParamsSchema = z.strictObject({ marketId: z.string().regex(idPattern) });
+const ordersQuerySchema = z.strictObject({ assetId: z.string().regex(idPattern).optional(), history: z.enum(['true', 'false']).optional() });
+const transactionsQuerySchema = z.strictObject({
+  scope: z.enum(['all', 'mine']).optional(),
+  assetId: z.string().regex(idPattern).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+const phaseBodySchema = z.strictObject({ phase: z.enum([...sessionPhases, 'suspend', 'resume']), assetId: z.string().regex(idPattern).nullable().optional() });
+
+export interface OrdersRoutesOptions {
+  auth: AuthService;
+  store: Store;
+  trading: TradingService;
+  marketData: MarketDataPublisher;
+  marketOfAsset: ReadonlyMap<string, string>;
+}
+
+/** Orders, books, transactions, statistics and the operator's session commands. */
+export function ordersRoutes({ auth, store, trading, marketData, marketOfAsset }: OrdersRoutesOptions) {
+  function visibleAsset(marketIds: string[], assetId: string): void {
+    const marketId = marketOfAsset.get(assetId);
+    if (!marketId || !marketIds.includes(marketId)) throw new ExchangeError(apiError('ORDER_ASSET_ID_INVALID', { assetId }));
+  }
+
+  return async function register(app: FastifyInstance): Promise<void> {
+    app.post('/orders', async (request, reply) => {
+      const user = await requireUser(auth, request);
+      const order = await trading.addOrder(user, parseWith(addOrderRequestSchema, request.body));
+      return reply.status(201).send({ order });
+    });
+
+    app.patch('/orders/:orderId', async (request) => {
+      const user = await requireUser(auth, request);
+      const { orderId } = parseWith(orderIdParamsSchema, request.params);
+      return { order: await trading.modifyOrder(user, orderId, parseWith(modifyOrderRequestSchema, request.body)) };
+    });
+
+    for (const [path, action] of [['cancel', 'cancelOrder'], ['suspend', 'suspendOrder'], ['activate', 'activateOrder']] as const) {
+      app.post(`/orders/:orderId/${path}`, async (request) => {
+        const user = await requireUser(auth, request);
+        const { orderId } = parseWith(orderIdParamsSchema, request.params);
+        return { order: await trading.orderAction(user, orderId, action) };
+      });
+    }
+
+    /** Live orders; `history=true` adds finished ones from the read model. */
+    app.get('/orders/mine', async (request) => {
+      const user = await requireUser(auth, request);
+      const query = parseWith(ordersQuerySchema, request.query);
+      const live = trading.liveOrders(user, query.assetId);
+      if (query.history !== 'true') return { items: live };
+      const stored = await store.trading.orders({ clientCodes: user.clientCodes, assetId: query.assetId, limit: 500 });
+      const liveIds = new Set(live.map((order) => order.orderId));
+      return { items: [...live, ...stored.filter((order) => !liveIds.has(order.orderId))] };
+    });
+
+    app.get('/transactions', async (request) => {
+      const user = await requireUser(auth, request);
+      const query = parseWith(transactionsQuerySchema, request.query);
+      if (query.assetId) visibleAsset(user.marketIds, query.assetId);
+      const items = await store.trading.transactions({
+        clientCodes: query.scope === 'mine' ? user.clientCodes : null,
+        assetId: query.assetId,
+        limit: query.limit ?? 200,
+      });
+      // Only markets the user sees; outside its own trades the parties are not shown.
+      const own = new Set(user.clientCodes);
+      const visible = items.filter((transaction) => user.marketIds.includes(marketOfAsset.get(transaction.assetId) ?? ''));
+      return {
+        items: visible.map((transaction) =>
+          own.has(transaction.buyer) || own.has(transaction.seller) || user.roles.includes('administrator')
+            ? transaction
+            : { ...transaction, buyer: '', seller: '', buyOrderId: '', sellOrderId: '' },
+        ),
+      };
+    });
+
+    app.get('/books/:assetId', async (request) => {
+      const user = await requireUser(auth, request);
+      const { assetId } = parseWith(assetParamsSchema, request.params);
+      visibleAsset(user.marketIds, assetId);
+      return marketData.snapshot(assetId);
+    });
+
+    app.get('/assets/:assetId/stats', async (request) => {
+      const user = await requireUser(auth, request);
+      const { assetId } = parseWith(assetParamsSchema, request.params);
+      visibleAsset(user.marketIds, assetId);
+      return { history: await store.trading.stats(assetId) };
+    });
+
+    app.post('/admin/markets/:marketId/phase', async (request, reply) => {
+      const user = await requireUser(auth, request);
+      const { marketId } = parseWith(marketParamsSchema, request.params);
+      const body = parseWith(phaseBodySchema, request.body);
+      await trading.setPhase(user, marketId, body.phase, body.assetId ?? null);
+      return reply.status(204).send();
+    });
+  };
+}

@@ -1,0 +1,274 @@
+import {
+  destinations,
+  parseDestination,
+  type AssetActivity,
+  type BookDelta,
+  type BookLevelChange,
+  type BookSnapshot,
+  type MarketWatchRow,
+  type OwnBest,
+  type PhaseUpdate,
+} from '../../protocol/index.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { EngineEvent, OrderEventKind, OrderView } from '../engine/types.ts';
+import type { StompGateway } from '../gateway/stomp-gateway.ts';
+import { orderToWire, statsToWire, tradeToWire, transactionToWire } from './wire.ts';
+
+export interface MarketDataOptions {
+  engine: Engine;
+  gateway: StompGateway;
+  /** Asset -> market and type, for market watch rows. */
+  assets: Array<{ id: string; marketId: string; type: string }>;
+  /** Which users act for a client code (their private queues get the client's orders and trades). */
+  usersOfClient: (clientCode: string) => readonly string[];
+  /** The client codes a user acts for. */
+  clientsOfUser: (userId: string) => readonly string[];
+  /**
+   * Book deltas and market-watch rows are conflated over this many ms: every change of a level inside
+   * the window goes out as one delta carrying the level's latest absolute quantity. 0 = per command.
+   */
+  conflateMs?: number;
+  now?: () => number;
+}
+
+const activityOf: Partial<Record<OrderEventKind, AssetActivity['type']>> = {
+  created: 'orderCreated',
+  modified: 'orderModified',
+  traded: 'orderTraded',
+  tradedPartially: 'orderTradedPartially',
+  cancelled: 'orderCancelled',
+  expired: 'orderCancelled',
+};
+
+/**
+ * Turns engine events into STOMP messages. Books: a snapshot to each new subscriber, then deltas with
+ * a contiguous `seq` per asset. Because every change carries the level's absolute quantity, a delta
+ * that repeats what a snapshot already showed is harmless, which lets a snapshot be taken at any time.
+ */
+export class MarketDataPublisher {
+  private readonly bookSeq = new Map<string, number>();
+  private readonly pendingLevels = new Map<string, Map<string, BookLevelChange>>();
+  private readonly dirtyWatch = new Set<string>();
+  private readonly lastPrice = new Map<string, number>();
+  private readonly assetInfo: Map<string, { marketId: string; type: string }>;
+  /** Live priced orders per asset and client, kept from the order events (no scans of the engine). */
+  private readonly live = new Map<string, Map<string, Map<number, { way: 'bid' | 'ask'; price: number | null; suspended: boolean }>>>();
+  /** Clients whose own best may have changed, per asset, since the last flush. */
+  private readonly dirtyClients = new Map<string, Set<string>>();
+  private flushTimer: NodeJS.Timeout | null = null;
+  private readonly conflateMs: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: MarketDataOptions) {
+    this.assetInfo = new Map(options.assets.map((asset) => [asset.id, { marketId: asset.marketId, type: asset.type }]));
+    this.conflateMs = options.conflateMs ?? 0;
+    this.now = options.now ?? Date.now;
+    for (const order of options.engine.listOrders()) this.track(order);
+  }
+
+  private track(order: OrderView): void {
+    let byClient = this.live.get(order.assetId);
+    if (!byClient) this.live.set(order.assetId, (byClient = new Map()));
+    let orders = byClient.get(order.clientCode);
+    if (!orders) byClient.set(order.clientCode, (orders = new Map()));
+    if (order.status === 'traded' || order.status === 'cancelled') orders.delete(order.orderId);
+    else orders.set(order.orderId, { way: order.way, price: order.price, suspended: order.suspended });
+    if (orders.size === 0) byClient.delete(order.clientCode);
+    let dirty = this.dirtyClients.get(order.assetId);
+    if (!dirty) this.dirtyClients.set(order.assetId, (dirty = new Set()));
+    dirty.add(order.clientCode);
+  }
+
+  /** The gateway's onSubscribe hook: a book snapshot, the current phase, or the market watch rows. */
+  onSubscribe = (principal: { clientCodes: string[] }, destination: string, reply: (body: unknown) => void): void => {
+    const parsed = parseDestination(destination);
+    if (!parsed) return;
+    const { engine } = this.options;
+    if (parsed.kind === 'myOrders') {
+      // The live orders first, so a client that (re)subscribes never misses one sent while it was away.
+      const clients = new Set(principal.clientCodes);
+      for (const order of engine.listOrders()) if (clients.has(order.clientCode)) reply({ seq: engine.executedCommands, order: orderToWire(order) });
+      return;
+    }
+    if (!('id' in parsed)) return;
+    if (parsed.kind === 'book') reply(this.snapshot(parsed.id));
+    else if (parsed.kind === 'phase') {
+      const market = engine.getMarketPhase(parsed.id);
+      if (!market) return;
+      const at = new Date(this.now()).toISOString();
+      reply({ marketId: parsed.id, assetId: null, phase: market.phase, sessionDate: market.sessionDate, at } satisfies PhaseUpdate);
+      for (const [assetId, info] of this.assetInfo) {
+        const phase = info.marketId === parsed.id ? engine.getPhase(assetId) : undefined;
+        if (phase && phase !== market.phase) reply({ marketId: parsed.id, assetId, phase, sessionDate: market.sessionDate, at } satisfies PhaseUpdate);
+      }
+    } else if (parsed.kind === 'marketWatch') {
+      for (const [assetId, info] of this.assetInfo) if (info.marketId === parsed.id) reply(this.watchRow(assetId));
+    } else if (parsed.kind === 'stats') {
+      const stats = this.options.engine.getStats(parsed.id);
+      if (stats) reply(statsToWire(stats, this.now()));
+    }
+  };
+
+  snapshot(assetId: string): BookSnapshot {
+    const book = this.options.engine.getBook(assetId);
+    return {
+      type: 'snapshot',
+      assetId,
+      seq: this.bookSeq.get(assetId) ?? 0,
+      bids: book?.bids ?? [],
+      asks: book?.asks ?? [],
+      at: new Date(this.now()).toISOString(),
+    };
+  }
+
+  /** The sequencer's listener. */
+  onEvents = (events: EngineEvent[]): void => {
+    const { gateway, usersOfClient } = this.options;
+    for (const event of events) {
+      switch (event.type) {
+        case 'level': {
+          let levels = this.pendingLevels.get(event.assetId);
+          if (!levels) this.pendingLevels.set(event.assetId, (levels = new Map()));
+          levels.set(`${event.way}:${event.price}`, { side: event.way, price: event.price, qty: event.qty, orders: event.orders });
+          this.dirtyWatch.add(event.assetId);
+          break;
+        }
+        case 'order': {
+          this.track(event.order);
+          const wire = orderToWire(event.order);
+          for (const userId of usersOfClient(event.order.clientCode)) gateway.sendToUser(userId, destinations.myOrders, { seq: this.options.engine.executedCommands, order: wire });
+          const activity = activityOf[event.kind];
+          if (activity) {
+            gateway.publish(destinations.activity(event.order.assetId), {
+              assetId: event.order.assetId,
+              type: activity,
+              orderId: wire.orderId,
+              price: event.order.price,
+              qty: event.order.qty,
+              endsAt: null,
+              at: new Date(event.at).toISOString(),
+            } satisfies AssetActivity);
+          }
+          this.dirtyWatch.add(event.order.assetId);
+          break;
+        }
+        case 'trade': {
+          const { transaction } = event;
+          gateway.publish(destinations.trades(transaction.assetId), tradeToWire(transaction));
+          const wire = transactionToWire(transaction);
+          const parties = new Set([...usersOfClient(transaction.buyer), ...usersOfClient(transaction.seller)]);
+          for (const userId of parties) gateway.sendToUser(userId, destinations.myTrades, wire);
+          this.lastPrice.set(transaction.assetId, transaction.price);
+          this.dirtyWatch.add(transaction.assetId);
+          break;
+        }
+        case 'deltaT':
+          if (event.kind === 'start') {
+            gateway.publish(destinations.activity(event.assetId), {
+              assetId: event.assetId,
+              type: 'deltaTStart',
+              orderId: null,
+              price: event.price,
+              qty: null,
+              endsAt: new Date(event.endsAt).toISOString(),
+              at: new Date(event.at).toISOString(),
+            } satisfies AssetActivity);
+          }
+          break;
+        case 'phase':
+          gateway.publish(destinations.phase(event.marketId), {
+            marketId: event.marketId,
+            assetId: event.assetId,
+            phase: event.phase,
+            sessionDate: event.sessionDate,
+            at: new Date(event.at).toISOString(),
+          } satisfies PhaseUpdate);
+          break;
+        case 'stats':
+          gateway.publish(destinations.stats(event.stats.assetId), statsToWire(event.stats, this.now()));
+          break;
+        case 'config':
+          break;
+      }
+    }
+    if (this.conflateMs === 0) this.flush();
+    else if (!this.flushTimer && (this.pendingLevels.size > 0 || this.dirtyWatch.size > 0)) {
+      this.flushTimer = setTimeout(() => this.flush(), this.conflateMs);
+    }
+  };
+
+  /** Sends the pending book deltas and market-watch rows. */
+  flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const at = new Date(this.now()).toISOString();
+    for (const [assetId, levels] of this.pendingLevels) {
+      const seq = (this.bookSeq.get(assetId) ?? 0) + 1;
+      this.bookSeq.set(assetId, seq);
+      this.options.gateway.publish(destinations.book(assetId), { type: 'delta', assetId, seq, changes: [...levels.values()], at } satisfies BookDelta);
+    }
+    this.pendingLevels.clear();
+    for (const assetId of this.dirtyWatch) this.publishWatch(assetId);
+    this.dirtyWatch.clear();
+  }
+
+  close(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+  }
+
+  watchRow(assetId: string): MarketWatchRow {
+    const info = this.assetInfo.get(assetId);
+    const book = this.options.engine.getBook(assetId, 1);
+    let participants = 0;
+    for (const orders of this.live.get(assetId)?.values() ?? []) {
+      for (const order of orders.values()) {
+        if (!order.suspended) {
+          participants++;
+          break;
+        }
+      }
+    }
+    const stats = this.options.engine.getStats(assetId);
+    return {
+      assetId,
+      marketId: info?.marketId ?? '',
+      type: info?.type ?? '',
+      bestBid: book?.bids[0]?.price ?? null,
+      bestBidQty: book?.bids[0]?.qty ?? null,
+      bestAsk: book?.asks[0]?.price ?? null,
+      bestAskQty: book?.asks[0]?.qty ?? null,
+      lastPrice: stats?.lastPrice ?? this.lastPrice.get(assetId) ?? null,
+      participants,
+      lastUpdate: new Date(this.now()).toISOString(),
+    };
+  }
+
+  private publishWatch(assetId: string): void {
+    const info = this.assetInfo.get(assetId);
+    if (!info) return;
+    const { gateway, usersOfClient } = this.options;
+    gateway.publish(destinations.marketWatch(info.marketId), this.watchRow(assetId));
+
+    // Own best bid and ask of the users acting for the clients whose orders changed, over all their clients.
+    const dirty = this.dirtyClients.get(assetId);
+    if (!dirty) return;
+    this.dirtyClients.delete(assetId);
+    const users = new Set<string>();
+    for (const clientCode of dirty) for (const userId of usersOfClient(clientCode)) users.add(userId);
+    const byClient = this.live.get(assetId);
+    const lastUpdate = new Date(this.now()).toISOString();
+    for (const userId of users) {
+      let bid: number | null = null;
+      let ask: number | null = null;
+      for (const clientCode of this.options.clientsOfUser(userId)) {
+        for (const order of byClient?.get(clientCode)?.values() ?? []) {
+          if (order.suspended || order.price === null) continue;
+          if (order.way === 'bid' && (bid === null || order.price > bid)) bid = order.price;
+          if (order.way === 'ask' && (ask === null || order.price < ask)) ask = order.price;
+        }
+      }
+      gateway.sendToUser(userId, destinations.myMarketWatch, { assetId, ownBestBid: bid, ownBestAsk: ask, lastUpdate } satisfies OwnBest);
+    }
+  }
+}

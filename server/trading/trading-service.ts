@@ -1,0 +1,143 @@
+import {
+  apiError,
+  completeAddOrder,
+  ExchangeError,
+  type AddOrderRequest,
+  type ErrorCode,
+  type ModifyOrderRequest,
+  type Order,
+  type SessionPhase,
+} from '../../protocol/index.ts';
+import type { Actor, EngineResult, OrderView } from '../engine/types.ts';
+import type { UserRecord } from '../store/users.repository.ts';
+import type { Sequencer, UnstampedCommand } from './sequencer.ts';
+import { endOfDayInBucharest } from './time.ts';
+import { orderToWire } from './wire.ts';
+
+export interface TradingServiceOptions {
+  sequencer: Sequencer;
+  /** Asset -> market, for visibility checks. */
+  marketOfAsset: ReadonlyMap<string, string>;
+}
+
+/** The order calls of the API: who may do what, then the engine's verdict through the sequencer. */
+export class TradingService {
+  constructor(private readonly options: TradingServiceOptions) {}
+
+  async addOrder(user: UserRecord, request: AddOrderRequest): Promise<Order> {
+    this.requireWriteScope(user);
+    const checked = completeAddOrder(request);
+    if (!checked.ok) throw new ExchangeError(checked.error);
+    const order = checked.order;
+    const marketId = this.options.marketOfAsset.get(order.assetId);
+    if (!marketId || !user.marketIds.includes(marketId)) throw new ExchangeError(apiError('ORDER_ASSET_ID_INVALID', { assetId: order.assetId }));
+    this.requireClient(user, order.clientCode, order.assetId, order.way);
+    const validity = order.validity === null ? null : parseValidity(order.validity);
+    const command: UnstampedCommand = {
+      type: 'addOrder',
+      actor: this.actorOf(user),
+      assetId: order.assetId,
+      clientCode: order.clientCode,
+      way: order.way,
+      ...(order.price === null ? {} : { price: order.price }),
+      qty: order.qty,
+      ...(order.noCnt === undefined ? {} : { noCnt: order.noCnt }),
+      validityType: order.validityType,
+      validity,
+      executionType: order.executionType,
+    };
+    const result = await this.options.sequencer.submit(command, { userId: user.id, idempotencyKey: order.idempotencyKey });
+    return this.orderOutcome(result);
+  }
+
+  async modifyOrder(user: UserRecord, orderId: string, request: ModifyOrderRequest): Promise<Order> {
+    this.requireWriteScope(user);
+    const id = this.ownOrderId(user, orderId);
+    const result = await this.options.sequencer.submit({
+      type: 'modifyOrder',
+      actor: this.actorOf(user),
+      orderId: id,
+      ...(request.price === undefined || request.price === null ? {} : { price: request.price }),
+      ...(request.qty === undefined ? {} : { qty: request.qty }),
+      ...(request.validityType === undefined ? {} : { validityType: request.validityType }),
+      ...(request.validity === undefined ? {} : { validity: request.validity === null ? null : parseValidity(request.validity) }),
+    });
+    return this.orderOutcome(result);
+  }
+
+  async orderAction(user: UserRecord, orderId: string, action: 'cancelOrder' | 'suspendOrder' | 'activateOrder'): Promise<Order> {
+    this.requireWriteScope(user);
+    const id = this.ownOrderId(user, orderId);
+    return this.orderOutcome(await this.options.sequencer.submit({ type: action, actor: this.actorOf(user), orderId: id }));
+  }
+
+  /** Live orders (on the book or suspended) of the clients the user acts for. */
+  liveOrders(user: UserRecord, assetId?: string): Order[] {
+    const clients = new Set(user.clientCodes);
+    return this.options.sequencer.engine
+      .listOrders(assetId ? { assetId } : {})
+      .filter((order) => clients.has(order.clientCode) || this.isAdmin(user))
+      .map(orderToWire);
+  }
+
+  async setPhase(user: UserRecord, marketId: string, phase: SessionPhase | 'suspend' | 'resume', assetId: string | null): Promise<void> {
+    if (!this.isAdmin(user)) throw new ExchangeError(apiError('FORBIDDEN', { scope: 'admin' }));
+    const command: UnstampedCommand =
+      phase === 'suspend' ? { type: 'operatorSuspend', marketId, assetId }
+      : phase === 'resume' ? { type: 'operatorResume', marketId, assetId }
+      : { type: 'setPhase', marketId, assetId, phase };
+    const result = await this.options.sequencer.submit(command);
+    if (result.result !== 'OK') throw refusal(result);
+  }
+
+  private orderOutcome(result: EngineResult): Order {
+    if (result.result !== 'OK') throw refusal(result);
+    const orderId = result.orderId;
+    // A fully traded or cancelled order has left the engine: its last event has its final state.
+    let view: OrderView | undefined = orderId === undefined ? undefined : this.options.sequencer.engine.getOrder(orderId);
+    if (!view) {
+      for (const event of result.events) if (event.type === 'order' && event.order.orderId === orderId) view = event.order;
+    }
+    if (!view) throw new ExchangeError(apiError('UNKNOWN_ERROR'));
+    return orderToWire(view);
+  }
+
+  private ownOrderId(user: UserRecord, orderId: string): number {
+    const id = Number(orderId);
+    const order = Number.isSafeInteger(id) ? this.options.sequencer.engine.getOrder(id) : undefined;
+    // Someone else's order is reported as not found: its existence is not the caller's business.
+    if (!order || (!user.clientCodes.includes(order.clientCode) && !user.roles.includes('agency') && !this.isAdmin(user))) {
+      throw new ExchangeError(apiError('ORDER_NOT_FOUND', { orderId }));
+    }
+    return id;
+  }
+
+  private requireClient(user: UserRecord, clientCode: string, assetId: string, way: string): void {
+    // Agencies are checked by the engine against the client's agency (ORDER_AGENCY_CLIENT_FORBIDDEN).
+    if (user.roles.includes('agency') || this.isAdmin(user)) return;
+    if (!user.clientCodes.includes(clientCode)) throw new ExchangeError(apiError('ORDER_NO_RIGHT', { clientCode, assetId, way }));
+  }
+
+  private requireWriteScope(user: UserRecord): void {
+    if (!user.scopes.includes('trading:write') && !this.isAdmin(user)) throw new ExchangeError(apiError('FORBIDDEN', { scope: 'trading:write' }));
+  }
+
+  private actorOf(user: UserRecord): Actor {
+    return { userId: user.id, brokerId: user.brokerId, agencyId: user.roles.includes('agency') ? user.agencyId : null };
+  }
+
+  private isAdmin(user: UserRecord): boolean {
+    return user.roles.includes('administrator');
+  }
+}
+
+function refusal(result: EngineResult): ExchangeError {
+  return new ExchangeError({ code: result.result as ErrorCode, params: result.params ?? {} } as never);
+}
+
+/** GTD may give a date (valid to the end of that day in Bucharest) or an instant; GTSV an instant. */
+function parseValidity(text: string): number {
+  const asDate = /^\d{4}-\d{2}-\d{2}$/.test(text) ? endOfDayInBucharest(text) : Date.parse(text);
+  if (!Number.isFinite(asDate)) throw new ExchangeError(apiError('REQUEST_INVALID', { field: 'validity', issue: 'invalid_date' }));
+  return asDate;
+}
