@@ -1,5 +1,6 @@
 // Composes the exchange from the environment and serves it; nothing else lives here.
 import { configFromEnv } from './config.ts';
+import { MarketSimulator } from './demo/market-simulator.ts';
 import { startExchangeServer } from './exchange-server.ts';
 
 const config = configFromEnv();
@@ -14,8 +15,18 @@ const server = await startExchangeServer({
   conflateMs: config.conflateMs,
 });
 
+let simulator: MarketSimulator | null = config.simulator ? new MarketSimulator({ api: `${server.url}api`, log: (message) => console.warn(message) }) : null;
+try {
+  await simulator?.start();
+} catch (error) {
+  // The exchange runs without it (for example on a database made before the simulator users existed).
+  console.warn(`Market simulator not started: ${(error as Error).message}`);
+  simulator = null;
+}
+
 console.log(`Exchange running at ${server.url}`);
 console.log(`Storage: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`}`);
+console.log(`Market simulator: ${simulator ? 'on (SIMULATOR=false turns it off)' : 'off'}`);
 console.log('Demo logins: fixtures/demo/users.json; a verification code: npm run demo:code -- <username>');
 
 let stopping = false;
@@ -23,6 +34,7 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   console.log(`${signal}: stopping`);
+  simulator?.stop();
   await server.close();
   process.exit(0);
 }
