@@ -23,7 +23,10 @@ export type SessionPhaseEvent = { type: 'PHASE'; phase: SessionPhase; sessionDat
 
 export interface SessionPhaseInput {
   marketId: string;
-  /** Follow one asset's phase (assets can differ from their market during delta T); null: the market. */
+  /**
+   * Follow one asset's phase (the operator can suspend or move one asset apart from its market);
+   * null: the market.
+   */
   assetId?: string | null;
 }
 
@@ -38,10 +41,17 @@ export interface SessionPhaseContext {
 export const orderActionTags = ['canPlace', 'canModify', 'canChangePrice', 'canCancel', 'canSuspend', 'canActivate'] as const;
 export type OrderActionTag = (typeof orderActionTags)[number];
 
-/** Does an update concern this machine: the market's own updates, or the followed asset's. */
+/**
+ * Does an update concern this machine. A market machine takes its market's own updates. An asset
+ * machine takes the market's updates too, then the asset's own, which win: the server sends an
+ * asset-level update only where the asset's phase is not its market's (on subscribe it sends the
+ * market's phase, then the assets that differ; a market change is followed by the asset changes
+ * it causes), so without the market's updates an asset machine would stay `unknown`.
+ */
 export function phaseUpdateMatches(input: SessionPhaseInput, update: PhaseUpdate): boolean {
   if (update.marketId !== input.marketId) return false;
-  return (input.assetId ?? null) === update.assetId;
+  const assetId = input.assetId ?? null;
+  return update.assetId === null || update.assetId === assetId;
 }
 
 export function phaseUpdateToEvent(update: PhaseUpdate): SessionPhaseEvent {

@@ -79,23 +79,35 @@ describe('what each phase allows', () => {
 });
 
 describe('fed by the phase stream', () => {
-  it('a market machine takes only its market-level updates; an asset machine only its asset', () => {
+  it("a market machine takes only its market-level updates; an asset machine its market's and then its own, which win", () => {
     const updates = new Subject<PhaseUpdate>();
     const market = createActor(sessionPhaseMachineFrom(updates), { input: { marketId: 'M1' } }).start();
     const asset = createActor(sessionPhaseMachineFrom(updates), { input: { marketId: 'M1', assetId: 'A1' } }).start();
+    // On subscribe the server sends the market's phase and only the assets that differ from it.
     updates.next(update('trading'));
-    updates.next(update('trading', 'A1'));
     updates.next(update('suspended', null, 'M2'));
     expect(market.getSnapshot().value).toBe('trading');
     expect(asset.getSnapshot().value).toBe('trading');
-    // Delta T keeps the asset trading while the market closes.
+    // The operator suspends the asset alone; another asset's update is not ours.
+    updates.next(update('suspended', 'A1'));
+    updates.next(update('closed', 'A2'));
+    expect(market.getSnapshot().value).toBe('trading');
+    expect(asset.getSnapshot().value).toBe('suspended');
+    updates.next(update('trading', 'A1'));
+    // A market change comes first, then the asset changes it causes.
     updates.next(update('closing'));
-    updates.next(update('suspended', 'A2'));
+    updates.next(update('closing', 'A1'));
     expect(market.getSnapshot().value).toBe('closing');
-    expect(asset.getSnapshot().value).toBe('trading');
+    expect(asset.getSnapshot().value).toBe('closing');
+    updates.next(update('closed'));
     updates.next(update('closed', 'A1'));
     expect(asset.getSnapshot().value).toBe('closed');
     expect(asset.getSnapshot().context).toMatchObject({ marketId: 'M1', assetId: 'A1', phase: 'closed', since: at });
+    // Reconnected while the asset was apart: the market's phase, then the asset's that differs.
+    updates.next(update('trading'));
+    updates.next(update('suspended', 'A1'));
+    expect(market.getSnapshot().value).toBe('trading');
+    expect(asset.getSnapshot().value).toBe('suspended');
     market.stop();
     asset.stop();
   });
