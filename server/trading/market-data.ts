@@ -3,6 +3,7 @@ import {
   parseDestination,
   type AssetActivity,
   type BookDelta,
+  type BookLevel,
   type BookLevelChange,
   type BookSnapshot,
   type MarketWatchRow,
@@ -31,6 +32,8 @@ export interface MarketDataOptions {
   now?: () => number;
 }
 
+const RECENTLY_FINISHED_PER_CLIENT = 200;
+
 const activityOf: Partial<Record<OrderEventKind, AssetActivity['type']>> = {
   created: 'orderCreated',
   modified: 'orderModified',
@@ -47,6 +50,10 @@ const activityOf: Partial<Record<OrderEventKind, AssetActivity['type']>> = {
  */
 export class MarketDataPublisher {
   private readonly bookSeq = new Map<string, number>();
+  /** Each asset's book as the deltas sent so far describe it (what a subscriber has at `seq`). */
+  private readonly published = new Map<string, { bid: Map<number, BookLevel>; ask: Map<number, BookLevel> }>();
+  /** Orders finished lately per client, replayed on subscribe so a client that was away learns their end. */
+  private readonly recentlyFinished = new Map<string, OrderView[]>();
   private readonly pendingLevels = new Map<string, Map<string, BookLevelChange>>();
   private readonly dirtyWatch = new Set<string>();
   private readonly lastPrice = new Map<string, number>();
@@ -71,8 +78,13 @@ export class MarketDataPublisher {
     if (!byClient) this.live.set(order.assetId, (byClient = new Map()));
     let orders = byClient.get(order.clientCode);
     if (!orders) byClient.set(order.clientCode, (orders = new Map()));
-    if (order.status === 'traded' || order.status === 'cancelled') orders.delete(order.orderId);
-    else orders.set(order.orderId, { way: order.way, price: order.price, suspended: order.suspended });
+    if (order.status === 'traded' || order.status === 'cancelled') {
+      orders.delete(order.orderId);
+      const finished = this.recentlyFinished.get(order.clientCode) ?? [];
+      finished.push(order);
+      if (finished.length > RECENTLY_FINISHED_PER_CLIENT) finished.shift();
+      this.recentlyFinished.set(order.clientCode, finished);
+    } else orders.set(order.orderId, { way: order.way, price: order.price, suspended: order.suspended });
     if (orders.size === 0) byClient.delete(order.clientCode);
     let dirty = this.dirtyClients.get(order.assetId);
     if (!dirty) this.dirtyClients.set(order.assetId, (dirty = new Set()));
@@ -85,8 +97,12 @@ export class MarketDataPublisher {
     if (!parsed) return;
     const { engine } = this.options;
     if (parsed.kind === 'myOrders') {
-      // The live orders first, so a client that (re)subscribes never misses one sent while it was away.
+      // The orders finished lately, then the live ones: a client that (re)subscribes learns what
+      // happened to its orders while it was away.
       const clients = new Set(principal.clientCodes);
+      for (const clientCode of clients) {
+        for (const order of this.recentlyFinished.get(clientCode) ?? []) reply({ seq: engine.executedCommands, order: orderToWire(order) });
+      }
       for (const order of engine.listOrders()) if (clients.has(order.clientCode)) reply({ seq: engine.executedCommands, order: orderToWire(order) });
       return;
     }
@@ -109,16 +125,33 @@ export class MarketDataPublisher {
     }
   };
 
+  /**
+   * The book as published up to its current `seq`: built from the levels the deltas carried, not from
+   * the engine's live book, which may hold commands not yet synced or not yet sent.
+   */
   snapshot(assetId: string): BookSnapshot {
-    const book = this.options.engine.getBook(assetId);
+    const book = this.publishedBook(assetId);
+    const levels = (side: Map<number, BookLevel>, descending: boolean) =>
+      [...side.values()].sort((a, b) => (descending ? b.price - a.price : a.price - b.price));
     return {
       type: 'snapshot',
       assetId,
       seq: this.bookSeq.get(assetId) ?? 0,
-      bids: book?.bids ?? [],
-      asks: book?.asks ?? [],
+      bids: levels(book.bid, true),
+      asks: levels(book.ask, false),
       at: new Date(this.now()).toISOString(),
     };
+  }
+
+  private publishedBook(assetId: string): { bid: Map<number, BookLevel>; ask: Map<number, BookLevel> } {
+    let book = this.published.get(assetId);
+    if (!book) {
+      // First use: the engine's book, which at start-up is exactly what the journal holds.
+      const live = this.options.engine.getBook(assetId);
+      book = { bid: new Map(live?.bids.map((level) => [level.price, level])), ask: new Map(live?.asks.map((level) => [level.price, level])) };
+      this.published.set(assetId, book);
+    }
+    return book;
   }
 
   /** The sequencer's listener. */
@@ -203,6 +236,11 @@ export class MarketDataPublisher {
     this.flushTimer = null;
     const at = new Date(this.now()).toISOString();
     for (const [assetId, levels] of this.pendingLevels) {
+      const book = this.publishedBook(assetId);
+      for (const change of levels.values()) {
+        if (change.qty === 0) book[change.side].delete(change.price);
+        else book[change.side].set(change.price, { price: change.price, qty: change.qty, orders: change.orders });
+      }
       const seq = (this.bookSeq.get(assetId) ?? 0) + 1;
       this.bookSeq.set(assetId, seq);
       this.options.gateway.publish(destinations.book(assetId), { type: 'delta', assetId, seq, changes: [...levels.values()], at } satisfies BookDelta);
