@@ -163,6 +163,7 @@ try {
   let sent = 0;
   let acked = 0;
   let refused = 0;
+  const refusals = new Map<string, number>();
   const pending = new Set<Promise<void>>();
   const started = performance.now();
   const intervalMs = 1000 / ordersPerSecond;
@@ -185,14 +186,18 @@ try {
         const offset = ((n * 7919) % 21) - 8;
         price = way === 'bid' ? 15_000 - offset : 15_000 + offset;
         const who = way === 'bid' ? trader : counterparty;
-        body = { idempotencyKey: `flow-${n}`, assetId, way, price, qty: 10 * (1 + (n % 5)), validityType: 'day', clientCode: who.clients[n % who.clients.length] };
+        body = { idempotencyKey: `flow-${String(n).padStart(8, "0")}`, assetId, way, price, qty: 10 * (1 + (n % 5)), validityType: 'day', clientCode: who.clients[n % who.clients.length] };
       }
       const token = body.clientCode === 'RO-TERMO' ? counterparty.token : trader.token;
       const done = call('POST', '/orders', body, token).then((result) => {
         if (result.status === 201) {
           acked++;
           if (isProbe) probeAck.set(price, performance.now());
-        } else refused++;
+        } else {
+          refused++;
+          const code = result.body?.error?.code ?? String(result.status);
+          refusals.set(code, (refusals.get(code) ?? 0) + 1);
+        }
       });
       pending.add(done);
       void done.finally(() => pending.delete(done));
@@ -220,6 +225,7 @@ try {
   const p99 = percentile(delays, 99);
   const booksEqual = equal === clients.length && missing === 0;
   console.log(`orders: ${acked} acknowledged, ${refused} refused, ${(acked / elapsed).toFixed(0)}/s over ${elapsed.toFixed(1)} s; ${probeAck.size} probes`);
+  if (refusals.size > 0) console.log(`refusals: ${[...refusals].map(([code, n]) => `${code} ${n}`).join(', ')}`);
   console.log(`clients with the server's book at the end: ${equal}/${clients.length}; sequence gaps seen: ${gaps}; probe sightings missing: ${missing}`);
   console.log(`ack -> client has the book: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms over ${delays.length} samples`);
   console.log(`bench:fanout clients=${clients.length} orders_per_s=${Math.round(acked / elapsed)} books_equal=${booksEqual} p50_ms=${p50.toFixed(1)} p99_ms=${p99.toFixed(1)}`);
