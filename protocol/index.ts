@@ -6,3 +6,4 @@ export * from './auth.ts';
 export * from './reference.ts';
 export * from './market-data.ts';
 export * from './orders.ts';
+export * from './workspaces.ts';
