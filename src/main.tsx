@@ -1,13 +1,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
-import { installChunkReload } from './app/chunk-reload.ts';
 import { createAppRouter } from './app/router.tsx';
 import { preferredLocaleRedirect, readLocaleCookie } from './i18n/locale.ts';
+import { applyStoredTheme } from './theme/theme.ts';
 import './styles.css';
 
-installChunkReload();
+applyStoredTheme();
 
+// The bare root opens in the remembered language (SPEC §1: the locale cookie is honoured next visit).
 const target = preferredLocaleRedirect(window.location.pathname, readLocaleCookie());
 if (target) window.history.replaceState(null, '', `${target}${window.location.search}${window.location.hash}`);
 

@@ -50,10 +50,11 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   const indexHtml = clientBuilt ? readFileSync(indexPath, 'utf8') : null;
 
   app.get('/', async (_request, reply) => reply.redirect(BASE_PATH));
-  app.get('/session', async (_request, reply) => reply.redirect(BASE_PATH));
   // History fallback: any /session/... path that is not a file or an API call gets the app, which shows its own 404.
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
+    // Not a route of its own: with ignoreTrailingSlash a '/session' route would also catch '/session/'.
+    if (path === '/session') return reply.redirect(BASE_PATH);
     const isApi = path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
     if (!isApi && request.method === 'GET' && path.startsWith(BASE_PATH)) {
       if (indexHtml) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);

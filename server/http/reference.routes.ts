@@ -5,9 +5,11 @@ import type { AuthService } from '../auth/auth-service.ts';
 import { toAssetSpecification } from '../store/reference.repository.ts';
 import type { Store } from '../store/store.ts';
 import { requireUser } from './auth.routes.ts';
+import { assetDocumentPdf } from './asset-documents.ts';
 import { parseWith } from './validation.ts';
 
 const assetParamsSchema = z.strictObject({ assetId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+const documentParamsSchema = z.strictObject({ assetId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), fileName: z.string().regex(/^[A-Za-z0-9_.-]{1,120}$/) });
 
 /** Markets, rings and asset specifications the signed-in user may see. */
 export function referenceRoutes(store: Store, auth: AuthService) {
@@ -32,6 +34,18 @@ export function referenceRoutes(store: Store, auth: AuthService) {
       const asset = (await store.reference.assets()).find((candidate) => candidate.id === assetId);
       if (!asset || !user.marketIds.includes(asset.marketId)) throw new ExchangeError(apiError('ORDER_ASSET_ID_INVALID', { assetId }));
       return toAssetSpecification(asset);
+    });
+
+    /** Specification documents are public, as exchanges publish them; a plain link downloads them. */
+    app.get('/assets/:assetId/documents/:fileName', async (request, reply) => {
+      const { assetId, fileName } = parseWith(documentParamsSchema, request.params);
+      const asset = (await store.reference.assets()).find((candidate) => candidate.id === assetId);
+      const document = asset?.spec.documents.find((candidate) => candidate.fileName === fileName);
+      if (!asset || !document) throw new ExchangeError(apiError('NOT_FOUND', { path: `/assets/${assetId}/documents/${fileName}` }));
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .send(assetDocumentPdf(toAssetSpecification(asset), document.title));
     });
   };
 }

@@ -1,15 +1,17 @@
 import { RouterProvider } from '@tanstack/react-router';
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { IntlProvider } from 'react-intl';
-import { DEFAULT_LOCALE, localeFromPath, writeLocaleCookie } from '../i18n/locale.ts';
+import { DialogProvider } from '../components/dialogs/DialogProvider.tsx';
+import { DEFAULT_LOCALE, localeFromPath } from '../i18n/locale.ts';
 import { messagesFor } from '../i18n/messages/index.ts';
+import { RealtimeProvider } from '../realtime/RealtimeProvider.tsx';
 import type { AppRouter } from './router.tsx';
 
 /**
  * The IntlProvider sits above the router so every page, the 404 and the error page are translated.
- * The locale comes from the URL; the one in use is remembered in the `locale` cookie (365 days).
+ * The locale comes from the URL (the `language` middleware remembers it in the cookie).
  */
-export function App({ router }: { router: AppRouter }) {
+export function App({ router, realtime = true }: { router: AppRouter; realtime?: boolean }) {
   const pathname = useSyncExternalStore(
     router.history.subscribe,
     () => router.history.location.pathname,
@@ -20,13 +22,15 @@ export function App({ router }: { router: AppRouter }) {
 
   useEffect(() => {
     document.documentElement.lang = locale;
-    document.title = messages['app.title'];
-    writeLocaleCookie(locale);
-  }, [locale, messages]);
+  }, [locale]);
 
   return (
     <IntlProvider locale={locale} defaultLocale={DEFAULT_LOCALE} messages={messages}>
-      <RouterProvider router={router} />
+      <DialogProvider>
+        <RealtimeProvider enabled={realtime}>
+          <RouterProvider router={router} />
+        </RealtimeProvider>
+      </DialogProvider>
     </IntlProvider>
   );
 }

@@ -1,7 +1,9 @@
 import { redirect } from '@tanstack/react-router';
 import type { Locale } from '../../protocol/enums.ts';
-import { activeToken } from '../auth/session.ts';
-import { localePath } from '../i18n/locale.ts';
+import { isTokenError } from '../api/http.ts';
+import { activeToken, peekSessionEndReason } from '../auth/session.ts';
+import { ensureUser } from '../auth/sign-in.ts';
+import { localePath, writeLocaleCookie } from '../i18n/locale.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
 
 /** A route failure shown by the error page with its status (SPEC §2: default 500) and message. */
@@ -16,30 +18,94 @@ export class RouteError extends Error {
   }
 }
 
+/** SPEC §2 auth redirects: login goes to /login, logout to /, home is /, callback is /login. */
+export const authRedirects = { login: '/login', logout: '/', home: '/', callback: '/login' } as const;
+
 export interface MiddlewareContext {
   locale: Locale;
+  /** The router path being opened, with its locale prefix and search (e.g. '/en/my-account?x=1'). */
+  href: string;
 }
-type Middleware = (context: MiddlewareContext) => void;
+export type Middleware = (context: MiddlewareContext) => void | Promise<void>;
+
+/** A path the login page may send the user back to: internal to the app, never another origin. */
+export function isSafeRedirect(path: unknown): path is string {
+  return typeof path === 'string' && path.startsWith('/') && !path.startsWith('//') && !path.includes('\\') && path.length <= 512;
+}
 
 /**
- * Named route guards (SPEC §2: pages may be guest or public; every route passes sign-in handling).
- * Auth redirects: sign-in at /login, home at /.
+ * The named middleware registry (SPEC §2). Every route runs `sign-in` and `language`; then its own:
+ * `auth` (signed-in users only; the default for a page that is not marked), `guest` (signed-out users
+ * only, e.g. the login page) or `public` (anyone).
  */
-const middlewares: Record<string, Middleware> = {
-  auth: ({ locale }) => {
-    if (!activeToken()) throw redirect({ to: localePath(locale, '/login') });
-  },
-  guest: ({ locale }) => {
-    if (activeToken()) throw redirect({ to: localePath(locale, '/') });
-  },
-  public: () => {},
-};
+const registry = new Map<string, Middleware>([
+  [
+    // Sign-in handling: a remembered token is checked and the user loaded once per session; a token the
+    // server refuses ends the session (the page then decides, by its own middleware, what to show).
+    'sign-in',
+    async () => {
+      if (!activeToken()) return;
+      try {
+        await ensureUser();
+      } catch (error) {
+        if (!isTokenError(error)) throw error;
+      }
+    },
+  ],
+  [
+    // Language handling: the locale comes from the URL and is remembered in the cookie (365 days).
+    'language',
+    ({ locale }) => {
+      if (typeof document !== 'undefined') writeLocaleCookie(locale);
+    },
+  ],
+  [
+    'auth',
+    ({ locale, href }) => {
+      if (activeToken()) return;
+      const expired = peekSessionEndReason() === 'expired';
+      const target = expired ? authRedirects.callback : authRedirects.login;
+      const home = localePath(locale, authRedirects.home);
+      throw redirect({
+        to: localePath(locale, target),
+        search: { ...(href !== home ? { redirect: href } : {}), ...(expired ? { reason: 'expired' } : {}) },
+      });
+    },
+  ],
+  [
+    'guest',
+    ({ locale }) => {
+      if (activeToken()) throw redirect({ to: localePath(locale, authRedirects.home) });
+    },
+  ],
+  ['public', () => {}],
+]);
 
-/** Runs a route's guards in order; an unknown name is a 500 'Unknown middleware'. */
-export function runMiddleware(names: readonly string[], context: MiddlewareContext): void {
-  for (const name of names) {
-    const middleware = Object.prototype.hasOwnProperty.call(middlewares, name) ? middlewares[name] : undefined;
+/** The middleware every route runs before its own (SPEC §2: sign-in and language handling). */
+export const GLOBAL_MIDDLEWARE = ['sign-in', 'language'] as const;
+
+export function registerMiddleware(name: string, middleware: Middleware): void {
+  registry.set(name, middleware);
+}
+
+export function hasMiddleware(name: string): boolean {
+  return registry.has(name);
+}
+
+/**
+ * Runs the named middleware in order. An unknown name fails before any of them runs:
+ * a 500 'Unknown middleware' (SPEC §2).
+ */
+export async function runMiddleware(names: readonly string[], context: MiddlewareContext): Promise<void> {
+  const chain = names.map((name) => {
+    const middleware = registry.get(name);
     if (!middleware) throw new RouteError(500, 'page.error.unknownMiddleware');
-    middleware(context);
-  }
+    return middleware;
+  });
+  for (const middleware of chain) await middleware(context);
+}
+
+/** The full chain of a page: the global middleware, then the page's own (default `auth`). */
+export function routeMiddleware(own: readonly string[] = ['auth']): string[] {
+  return [...GLOBAL_MIDDLEWARE, ...own];
 }

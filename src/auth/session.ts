@@ -1,10 +1,17 @@
 import { useSyncExternalStore } from 'react';
-import { TOKEN_EXPIRY_MARGIN_MS, TOKEN_MAX_AGE_SECONDS, type UserInfo } from '../../protocol/auth.ts';
+import { createActor, waitFor } from 'xstate';
+import { authMachineWithApi, requestToken, tokenUsable, type AuthSnapshot } from '../../machines/auth.machine.ts';
+import type { UserInfo } from '../../protocol/auth.ts';
+import { createAuthApi } from '../../streams/api.ts';
+import { loadingBar } from '../components/loading-bar.ts';
 
 /**
- * The signed-in session: the bearer token in memory, mirrored in sessionStorage so a reload of the
- * tab keeps it (and closing the tab drops it). SPEC §4: a token counts as expired 500 ms early.
- * The auth machine of machines/ will take this over; the API here is what the views need today.
+ * The signed-in session, held by the auth machine (machines/auth.machine.ts): sign-in, the reset of an
+ * expired password, the user, the token's expiry (SPEC §4: 500 ms early) and its refusal. This module
+ * is the one place src/ talks to that actor; views read it through useSession/useAuth.
+ *
+ * The token is mirrored in sessionStorage so a reload of the tab keeps the session (the machine takes
+ * it back with RESTORE if it is still valid); closing the tab drops it.
  */
 export interface Session {
   token: string;
@@ -14,8 +21,11 @@ export interface Session {
 }
 
 const STORAGE_KEY = 'exchange.session';
-const listeners = new Set<() => void>();
-let current: Session | null = restore();
+
+/** Auth calls run under the loading bar like every other request (the fetch is looked up per call). */
+const trackedFetch: typeof fetch = (input, init) => loadingBar.track(globalThis.fetch(input, init));
+export const authApi = createAuthApi({ fetch: trackedFetch });
+export const authActor = createActor(authMachineWithApi(authApi), { input: {} });
 
 function storage(): Storage | null {
   try {
@@ -25,31 +35,58 @@ function storage(): Storage | null {
   }
 }
 
-function restore(): Session | null {
-  try {
-    const raw = storage()?.getItem(STORAGE_KEY);
-    if (!raw) return null;
-    const saved = JSON.parse(raw) as { token?: unknown; expiresAt?: unknown };
-    if (typeof saved.token !== 'string' || typeof saved.expiresAt !== 'number') return null;
-    return { token: saved.token, expiresAt: saved.expiresAt, user: null };
-  } catch {
-    return null;
-  }
+/**
+ * What the machine knows that it cannot be told: fresher copies of the user after a preferences save
+ * or a password change (the machine loads the user once per token).
+ */
+let userOverride: UserInfo | null = null;
+let current: Session | null = null;
+const listeners = new Set<() => void>();
+
+function sessionOf(snapshot: AuthSnapshot): Session | null {
+  const { token, expiresAt, user } = snapshot.context;
+  if (!snapshot.matches('signedIn') || !token || expiresAt === null) return null;
+  const effectiveUser = user && userOverride?.userId === user.userId ? userOverride : user;
+  if (current && current.token === token && current.expiresAt === expiresAt && current.user === effectiveUser) return current;
+  return { token, expiresAt, user: effectiveUser };
 }
 
-function publish(next: Session | null): void {
-  current = next;
+function persist(session: Session | null): void {
   try {
-    if (next) storage()?.setItem(STORAGE_KEY, JSON.stringify({ token: next.token, expiresAt: next.expiresAt }));
+    if (session) storage()?.setItem(STORAGE_KEY, JSON.stringify({ token: session.token, expiresAt: new Date(session.expiresAt).toISOString() }));
     else storage()?.removeItem(STORAGE_KEY);
   } catch {
     // Storage full or blocked: the session still lives in memory.
   }
+}
+
+function update(): void {
+  const next = sessionOf(authActor.getSnapshot());
+  if (next === current) return;
+  if (next?.token !== current?.token) persist(next);
+  if (next?.token !== current?.token) userOverride = null;
+  current = next;
   for (const listener of listeners) listener();
 }
 
+authActor.subscribe(update);
+authActor.start();
+restore();
+
+function restore(): void {
+  try {
+    const raw = storage()?.getItem(STORAGE_KEY);
+    if (!raw) return;
+    const saved = JSON.parse(raw) as { token?: unknown; expiresAt?: unknown };
+    if (typeof saved.token !== 'string' || typeof saved.expiresAt !== 'string') return;
+    authActor.send({ type: 'RESTORE', token: saved.token, expiresAt: saved.expiresAt });
+  } catch {
+    // A damaged entry: start signed out.
+  }
+}
+
 export function isExpired(session: Pick<Session, 'expiresAt'>, now = Date.now()): boolean {
-  return now >= session.expiresAt - TOKEN_EXPIRY_MARGIN_MS;
+  return !tokenUsable(session.expiresAt, now);
 }
 
 export function getSession(): Session | null {
@@ -61,30 +98,51 @@ export function subscribeSession(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Starts a session from the login answer; an unreadable expiry falls back to the maximum age. */
-export function startSession(token: string, expiresAt: string, now = Date.now()): void {
-  const parsed = Date.parse(expiresAt);
-  publish({ token, expiresAt: Number.isNaN(parsed) ? now + TOKEN_MAX_AGE_SECONDS * 1000 : parsed, user: null });
+/** Starts a session from a token obtained elsewhere (RESTORE); an expired one is ignored. */
+export function startSession(token: string, expiresAt: string): void {
+  if (!authActor.getSnapshot().matches('signedOut')) authActor.send({ type: 'SIGN_OUT' });
+  authActor.send({ type: 'RESTORE', token, expiresAt });
 }
 
+/** Replaces the signed-in user's data (after a preferences save or a password change). */
 export function setSessionUser(user: UserInfo): void {
-  if (current) publish({ ...current, user });
+  userOverride = user;
+  update();
 }
 
-export function endSession(): void {
-  if (current) publish(null);
-}
+/** Why a session ends: the user signed out, or the token expired or was refused. */
+export type SessionEndReason = 'signOut' | 'expired';
 
-/** The token if it is still usable; an expired session is ended here. */
-export function activeToken(now = Date.now()): string | null {
-  if (!current) return null;
-  if (isExpired(current, now)) {
-    endSession();
-    return null;
+export function endSession(reason: SessionEndReason = 'signOut'): void {
+  const snapshot = authActor.getSnapshot();
+  if (reason === 'expired' && snapshot.matches('signedIn')) {
+    authActor.send({ type: 'TOKEN_REJECTED', code: 'AUTH_TOKEN_EXPIRED' });
+  } else if (!snapshot.matches('signedOut')) {
+    authActor.send({ type: 'SIGN_OUT' });
   }
-  return current.token;
+}
+
+/** 'expired' while the machine says the last session's token expired (the login page says so). */
+export function peekSessionEndReason(): SessionEndReason | null {
+  return authActor.getSnapshot().matches('tokenExpired') ? 'expired' : null;
+}
+
+/** The token if requests may use it (SPEC §7: never an expired one); an expired session is ended here. */
+export function activeToken(now = Date.now()): string | null {
+  const snapshot = authActor.getSnapshot();
+  const token = requestToken(snapshot, now);
+  if (!token && snapshot.matches('signedIn') && snapshot.context.token) endSession('expired');
+  return token;
 }
 
 export function useSession(): Session | null {
   return useSyncExternalStore(subscribeSession, getSession, getSession);
+}
+
+/** Resolves once the machine has left its transient states (a call in flight). */
+export function settledAuth(): Promise<AuthSnapshot> {
+  return waitFor(
+    authActor,
+    (snapshot) => !snapshot.matches('signingIn') && !snapshot.matches('resetting') && !snapshot.matches({ signedIn: 'loadingUser' }),
+  );
 }

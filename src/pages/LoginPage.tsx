@@ -1,27 +1,40 @@
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { toApiError } from '../api/errors.ts';
+import { ApiRequestError, toApiError } from '../api/errors.ts';
+import { authRedirects } from '../app/middleware.ts';
+import type { LoginSearch } from '../app/search.ts';
+import { usePageTitle } from '../app/use-page-title.ts';
+import { handOffExpiredPassword } from '../auth/password.ts';
 import { signIn } from '../auth/sign-in.ts';
+import { TextField } from '../components/form/TextField.tsx';
 import { formatApiError } from '../i18n/format-error.ts';
-import { localePath } from '../i18n/locale.ts';
+import { localePath, switchLocalePath } from '../i18n/locale.ts';
 import { useLocale } from '../i18n/use-locale.ts';
 
 type Field = 'username' | 'password' | 'code';
 const fields: readonly Field[] = ['username', 'password', 'code'];
 
-/** SPEC §2: sign in with user, password and verification code. */
+/** Where to go after signing in: back to the page that asked for it (in the language now chosen), or home. */
+function afterSignIn(locale: 'ro' | 'en', redirect: string | undefined): { to: string; search: Record<string, string> } {
+  if (!redirect) return { to: localePath(locale, authRedirects.home), search: {} };
+  const [path = '/', query = ''] = redirect.split('?', 2);
+  return { to: switchLocalePath(path, locale), search: Object.fromEntries(new URLSearchParams(query)) };
+}
+
+/** SPEC §2: sign in with user, password and verification code; each refusal with its message. */
 export function LoginPage() {
   const intl = useIntl();
   const locale = useLocale();
   const navigate = useNavigate();
+  const search = useSearch({ strict: false }) as LoginSearch;
   const [values, setValues] = useState<Record<Field, string>>({ username: '', password: '', code: '' });
   const [missing, setMissing] = useState<ReadonlySet<Field>>(new Set());
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  usePageTitle(intl.formatMessage({ id: 'login.title' }));
 
-  const onChange = (field: Field) => (event: { target: { value: string } }) =>
-    setValues((current) => ({ ...current, [field]: event.target.value }));
+  const set = (field: Field) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -30,65 +43,88 @@ export function LoginPage() {
     setError(null);
     if (empty.size > 0) return;
     setSubmitting(true);
+    const username = values.username.trim();
     try {
-      await signIn({ username: values.username.trim(), password: values.password, code: values.code.trim() });
-      await navigate({ to: localePath(locale, '/') });
+      await signIn({ username, password: values.password, code: values.code.trim() });
+      await navigate(afterSignIn(locale, search.redirect));
     } catch (cause) {
-      setError(formatApiError(intl, toApiError(cause)));
       setSubmitting(false);
+      if (cause instanceof ApiRequestError && cause.code === 'AUTH_PASSWORD_EXPIRED') {
+        // SPEC §8 'Password expired!': straight to the reset of the expired password.
+        handOffExpiredPassword(username, values.password);
+        await navigate({ to: localePath(locale, '/reset-password'), search: { username } });
+        return;
+      }
+      setError(formatApiError(intl, toApiError(cause)));
+      setValues((current) => ({ ...current, code: '' }));
     }
   }
 
-  const label: Record<Field, string> = {
-    username: intl.formatMessage({ id: 'login.username' }),
-    password: intl.formatMessage({ id: 'login.password' }),
-    code: intl.formatMessage({ id: 'login.code' }),
-  };
-
-  const input = (field: Field, props: Record<string, string>) => (
-    <div className="field">
-      <label htmlFor={`login-${field}`}>{label[field]}</label>
-      <input
-        id={`login-${field}`}
-        name={field}
-        value={values[field]}
-        onChange={onChange(field)}
-        aria-invalid={missing.has(field)}
-        aria-describedby={missing.has(field) ? `login-${field}-error` : undefined}
-        disabled={submitting}
-        {...props}
-      />
-      {missing.has(field) && (
-        <span id={`login-${field}-error`} className="field-error">
-          <FormattedMessage id="validation.fieldRequired" />
-        </span>
-      )}
-    </div>
-  );
+  const required = (field: Field) => (missing.has(field) ? intl.formatMessage({ id: 'validation.fieldRequired' }) : null);
 
   return (
-    <section className="card login">
-      <h1>
+    <section className="card auth-card" aria-labelledby="login-title">
+      <h1 id="login-title">
         <FormattedMessage id="login.title" />
       </h1>
+      <p className="muted auth-intro">
+        <FormattedMessage id="login.intro" />
+      </p>
+      {search.reason === 'expired' && !error && (
+        <p className="alert alert-warning" role="status">
+          <FormattedMessage id="error.AUTH_TOKEN_EXPIRED" />
+        </p>
+      )}
       <form onSubmit={onSubmit} noValidate>
-        {input('username', { autoComplete: 'username' })}
-        {input('password', { type: 'password', autoComplete: 'current-password' })}
-        {input('code', {
-          inputMode: 'numeric',
-          autoComplete: 'one-time-code',
-          maxLength: '12',
-          title: intl.formatMessage({ id: 'login.codeHint' }),
-        })}
+        <TextField
+          id="login-username"
+          name="username"
+          autoComplete="username"
+          label={<FormattedMessage id="login.username" />}
+          value={values.username}
+          onValueChange={set('username')}
+          error={required('username')}
+          disabled={submitting}
+        />
+        <TextField
+          id="login-password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          label={<FormattedMessage id="login.password" />}
+          value={values.password}
+          onValueChange={set('password')}
+          error={required('password')}
+          disabled={submitting}
+        />
+        <TextField
+          id="login-code"
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={12}
+          className="code-input"
+          label={<FormattedMessage id="login.code" />}
+          hint={<FormattedMessage id="login.codeHint" />}
+          value={values.code}
+          onValueChange={set('code')}
+          error={required('code')}
+          disabled={submitting}
+        />
         {error && (
           <p role="alert" className="alert alert-error">
             {error}
           </p>
         )}
-        <button type="submit" className="button-primary" disabled={submitting}>
+        <button type="submit" className="button button-primary button-block" disabled={submitting} aria-busy={submitting}>
           <FormattedMessage id={submitting ? 'login.submitting' : 'login.submit'} />
         </button>
       </form>
+      <p className="auth-footer">
+        <Link to={localePath(locale, '/reset-password')}>
+          <FormattedMessage id="login.expiredLink" />
+        </Link>
+      </p>
     </section>
   );
 }

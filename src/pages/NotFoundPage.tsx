@@ -1,20 +1,8 @@
-import { Link } from '@tanstack/react-router';
-import { FormattedMessage } from 'react-intl';
-import { localePath } from '../i18n/locale.ts';
-import { useLocale } from '../i18n/use-locale.ts';
+import { useIntl } from 'react-intl';
+import { StatusPage } from './StatusPage.tsx';
 
-/** SPEC §2: an unmatched route gives a 404 page. */
+/** SPEC §2: an unmatched route, or a route whose parameters fail validation, gives a 404 page. */
 export function NotFoundPage() {
-  const locale = useLocale();
-  return (
-    <section className="card status-page">
-      <p className="status-code">404</p>
-      <h1>
-        <FormattedMessage id="page.notFound" />
-      </h1>
-      <Link to={localePath(locale, '/')}>
-        <FormattedMessage id="page.notFound.back" />
-      </Link>
-    </section>
-  );
+  const intl = useIntl();
+  return <StatusPage code="404" message={intl.formatMessage({ id: 'page.notFound' })} />;
 }

@@ -178,6 +178,20 @@ describe('bad input', () => {
   });
 });
 
+describe('the app under /session/', () => {
+  it('answers /session/ with the app (not a redirect loop) and sends /session there', async () => {
+    const base = `http://127.0.0.1:${t.server.port}`;
+    const root = await fetch(`${base}/session/`, { redirect: 'manual' });
+    expect(root.status).toBe(503); // this test server has no built client; with one it is index.html
+    expect(await root.text()).toMatch(/npm run build/);
+    const bare = await fetch(`${base}/session`, { redirect: 'manual' });
+    expect(bare.status).toBe(302);
+    expect(bare.headers.get('location')).toBe('/session/');
+    const deep = await fetch(`${base}/session/en/trading/workspace`, { redirect: 'manual' });
+    expect(deep.status).toBe(503);
+  });
+});
+
 describe('reference data', () => {
   it('lists the markets of SPEC §1 and asset specifications the user may see', async () => {
     const token = await t.login('broker2');
@@ -189,6 +203,15 @@ describe('reference data', () => {
     expect(assets.body.assets.length).toBeGreaterThanOrEqual(10);
     const spec = await t.get('/assets/GSPOT-DA', token);
     expect(spec.body).toMatchObject({ id: 'GSPOT-DA', priceStep: 1, quantityStep: 10, documents: expect.any(Array) });
+
+    const document = await fetch(`http://127.0.0.1:${t.server.port}${spec.body.documents[0].url}`);
+    expect(document.status).toBe(200);
+    expect(document.headers.get('content-type')).toBe('application/pdf');
+    const pdf = Buffer.from(await document.arrayBuffer()).toString('latin1');
+    expect(pdf.startsWith('%PDF-1.4')).toBe(true);
+    expect(pdf).toContain('Gas day-ahead \\(GSPOT-DA\\)');
+    expect(pdf.trimEnd().endsWith('%%EOF')).toBe(true);
+    expect((await t.get('/assets/GSPOT-DA/documents/nope.pdf')).status).toBe(404);
 
     const clientToken = await t.login('client1', 'Next#2026a');
     const gasAsset = await t.get('/assets/GSPOT-DA', clientToken);

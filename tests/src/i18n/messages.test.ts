@@ -198,8 +198,6 @@ describe('message keys used in src/', () => {
     'validation.priceRequired',
     'validation.priceInvalid',
     'validation.quantityInvalid',
-    'validation.passwordInvalid',
-    'validation.passwordsNotMatching',
   ]);
 
   it('every literal message id in src/ exists', () => {

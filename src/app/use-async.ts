@@ -1,0 +1,31 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+export type AsyncState<T> =
+  | { status: 'loading'; data: undefined; error: undefined }
+  | { status: 'success'; data: T; error: undefined }
+  | { status: 'error'; data: undefined; error: unknown };
+
+/**
+ * Loads data for one card of a page (the page itself shows at once; each card has its own loading
+ * and error state). `reload` runs the loader again.
+ */
+export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: readonly unknown[]): AsyncState<T> & { reload: () => void } {
+  const [state, setState] = useState<AsyncState<T>>({ status: 'loading', data: undefined, error: undefined });
+  const [attempt, setAttempt] = useState(0);
+  const loadRef = useRef(load);
+  loadRef.current = load;
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setState({ status: 'loading', data: undefined, error: undefined });
+    loadRef.current(controller.signal).then(
+      (data) => !controller.signal.aborted && setState({ status: 'success', data, error: undefined }),
+      (error: unknown) => !controller.signal.aborted && setState({ status: 'error', data: undefined, error }),
+    );
+    return () => controller.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [attempt, ...deps]);
+
+  const reload = useCallback(() => setAttempt((value) => value + 1), []);
+  return { ...state, reload };
+}

@@ -1,0 +1,131 @@
+import { Link, useNavigate } from '@tanstack/react-router';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { authRedirects } from '../app/middleware.ts';
+import { signOut } from '../auth/sign-in.ts';
+import { useAuth } from '../auth/use-auth.ts';
+import { ConnectionIndicator } from '../components/ConnectionIndicator.tsx';
+import { useDialogs } from '../components/dialogs/DialogProvider.tsx';
+import { LanguageSwitch } from '../components/LanguageSwitch.tsx';
+import { PasswordExpiryIndicator } from '../components/PasswordExpiryIndicator.tsx';
+import { ThemeToggle } from '../components/ThemeToggle.tsx';
+import { localePath } from '../i18n/locale.ts';
+import type { MessageKey } from '../i18n/messages/index.ts';
+import { useLocale } from '../i18n/use-locale.ts';
+import { useConnectionStatus } from '../realtime/RealtimeProvider.tsx';
+
+export function BrandLink() {
+  const locale = useLocale();
+  return (
+    <Link to={localePath(locale, '/')} className="brand" activeOptions={{ exact: true }} activeProps={{}}>
+      <span className="brand-mark" aria-hidden="true">
+        <svg viewBox="0 0 24 24" width="18" height="18">
+          <path d="M13 2 4 14h6l-1 8 9-12h-6l1-8z" fill="currentColor" />
+        </svg>
+      </span>
+      <span className="brand-text">
+        <FormattedMessage id="app.title" />
+      </span>
+    </Link>
+  );
+}
+
+/** Signed in, the brand is the way home, which leaves room for the trading screens. */
+const signedInNav: ReadonlyArray<{ path: string; label: MessageKey; exact?: boolean }> = [
+  { path: '/trading/workspace', label: 'nav.workspace' },
+  { path: '/trading/account', label: 'nav.tradingAccount' },
+  { path: '/my-account', label: 'nav.myAccount' },
+  { path: '/api-docs', label: 'nav.api' },
+];
+const guestNav: typeof signedInNav = [
+  { path: '/', label: 'nav.home', exact: true },
+  { path: '/api-docs', label: 'nav.api' },
+];
+
+/** Initials for the avatar: 'Andrei Popescu' -> 'AP'. */
+function initials(name: string): string {
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]?.toUpperCase() ?? '')
+    .join('');
+}
+
+/** The header of the default and api layouts. */
+export function AppHeader() {
+  const intl = useIntl();
+  const locale = useLocale();
+  const navigate = useNavigate();
+  const { user, signedIn } = useAuth();
+  const connection = useConnectionStatus();
+  const { confirm } = useDialogs();
+
+  async function onSignOut() {
+    const confirmed = await confirm({
+      title: intl.formatMessage({ id: 'signOut.title' }),
+      description: intl.formatMessage({ id: 'signOut.description' }),
+      confirmLabel: intl.formatMessage({ id: 'nav.logout' }),
+    });
+    if (!confirmed) return;
+    signOut();
+    await navigate({ to: localePath(locale, authRedirects.logout) });
+  }
+
+  const nav = signedIn ? signedInNav : guestNav;
+  return (
+    <header className="app-header">
+      <div className="app-header-inner">
+        <BrandLink />
+        <nav className="main-nav" aria-label={intl.formatMessage({ id: 'nav.main' })}>
+          {nav.map((item) => (
+            <Link
+              key={item.path}
+              to={localePath(locale, item.path)}
+              className="main-nav-link"
+              activeProps={{ className: 'main-nav-link active', 'aria-current': 'page' }}
+              activeOptions={{ exact: item.exact ?? false, includeSearch: false }}
+            >
+              <FormattedMessage id={item.label} />
+            </Link>
+          ))}
+        </nav>
+        <div className="header-tools">
+          {connection && <ConnectionIndicator status={connection} />}
+          {user && <PasswordExpiryIndicator passwordExpiresAt={user.passwordExpiresAt} />}
+          <LanguageSwitch />
+          <ThemeToggle />
+          {signedIn ? (
+            <div className="user-box">
+              <Link to={localePath(locale, '/my-account')} className="user-chip" title={user?.name}>
+                <span className="avatar" aria-hidden="true">
+                  {initials(user?.name ?? '')}
+                </span>
+                <span className="user-name">{user?.name}</span>
+              </Link>
+              <button type="button" className="button button-ghost" onClick={() => void onSignOut()}>
+                <FormattedMessage id="nav.logout" />
+              </button>
+            </div>
+          ) : (
+            <Link to={localePath(locale, authRedirects.login)} className="button button-primary button-small">
+              <FormattedMessage id="nav.login" />
+            </Link>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}
+
+export function AppFooter() {
+  return (
+    <footer className="app-footer">
+      <span>
+        <FormattedMessage id="footer.copyright" values={{ year: 2026 }} />
+      </span>
+      <span className="muted">
+        <FormattedMessage id="footer.times" />
+      </span>
+    </footer>
+  );
+}

@@ -1,0 +1,80 @@
+import { Link, Outlet, useParams, useRouterState } from '@tanstack/react-router';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { usePageTitle } from '../../app/use-page-title.ts';
+import { PlaceholderPanel } from '../../components/PlaceholderPanel.tsx';
+import { localePath } from '../../i18n/locale.ts';
+import { useLocale } from '../../i18n/use-locale.ts';
+import { AccountSettingsTab } from './AccountSettingsTab.tsx';
+import { LoginHistoryTab } from './LoginHistoryTab.tsx';
+import { ProfileTab } from './ProfileTab.tsx';
+import { accountTabPath, accountTabs, isAccountTab, type AccountTabSlug } from './tabs.ts';
+
+/** The account area: the tab list and the open tab. */
+export function MyAccountPage() {
+  const intl = useIntl();
+  const locale = useLocale();
+  // The open tab is a parameter of the child route, so it is read from the deepest match.
+  const tabParam = useRouterState({
+    select: (state) => (state.matches[state.matches.length - 1]?.params as { tab?: string } | undefined)?.tab,
+  });
+  const active: AccountTabSlug = isAccountTab(tabParam) ? tabParam : 'profile';
+  const activeTab = accountTabs.find((tab) => tab.slug === active)!;
+  usePageTitle(`${intl.formatMessage({ id: activeTab.label })} · ${intl.formatMessage({ id: 'nav.myAccount' })}`);
+
+  return (
+    <div className="page">
+      <div className="page-header">
+        <h1>
+          <FormattedMessage id="nav.myAccount" />
+        </h1>
+      </div>
+      <div className="account-layout">
+        <nav className="side-nav" aria-label={intl.formatMessage({ id: 'account.tabs' })}>
+          <ul role="list">
+            {accountTabs.map((tab) => (
+              <li key={tab.slug}>
+                <Link
+                  to={localePath(locale, accountTabPath(tab.slug))}
+                  className={tab.slug === active ? 'side-nav-link active' : 'side-nav-link'}
+                  aria-current={tab.slug === active ? 'page' : undefined}
+                  // Marked by hand above; exact so the router does not also mark Profile (/my-account) as current.
+                  activeOptions={{ exact: true }}
+                  activeProps={{}}
+                >
+                  <FormattedMessage id={tab.label} />
+                  {!tab.ready && <span className="side-nav-soon" aria-hidden="true" />}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="account-panel">
+          <Outlet />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** /my-account/<tab>: the tab's panel. */
+export function AccountTabPanel() {
+  const params = useParams({ strict: false }) as { tab?: string };
+  const slug: AccountTabSlug = isAccountTab(params.tab) ? params.tab : 'profile';
+  switch (slug) {
+    case 'profile':
+      return <ProfileTab />;
+    case 'login-history':
+      return <LoginHistoryTab />;
+    case 'account-settings':
+      return <AccountSettingsTab />;
+    default: {
+      const tab = accountTabs.find((candidate) => candidate.slug === slug)!;
+      return <PlaceholderPanel title={<FormattedMessage id={tab.label} />} />;
+    }
+  }
+}
+
+/** /my-account: the profile. */
+export function AccountIndexPanel() {
+  return <ProfileTab />;
+}

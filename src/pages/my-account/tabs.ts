@@ -1,0 +1,38 @@
+import type { MessageKey } from '../../i18n/messages/index.ts';
+
+/**
+ * The tabs of the account area (SPEC §2), each at /my-account/<slug> so it has its own URL.
+ * `profile` (user, broker, agency, terminal, change password) opens at /my-account itself.
+ * A slug not in this list is a 404 (route parameter validation).
+ */
+export const accountTabs = [
+  { slug: 'profile', label: 'account.tab.profile', ready: true },
+  { slug: 'orders', label: 'account.tab.orders', ready: false },
+  { slug: 'transactions', label: 'account.tab.transactions', ready: false },
+  { slug: 'otc-transactions', label: 'account.tab.otcTransactions', ready: false },
+  { slug: 'bank-commissions', label: 'account.tab.bankCommissions', ready: false },
+  { slug: 'transaction-contracts', label: 'account.tab.transactionContracts', ready: false },
+  { slug: 'warranties', label: 'account.tab.warranties', ready: false },
+  { slug: 'unpaid-transactions', label: 'account.tab.unpaidTransactions', ready: false },
+  { slug: 'login-history', label: 'account.tab.loginHistory', ready: true },
+  { slug: 'account-settings', label: 'account.tab.accountSettings', ready: true },
+  { slug: 'daily-settlement-price', label: 'account.tab.dailySettlementPrice', ready: false },
+  { slug: 'final-settlement-price', label: 'account.tab.finalSettlementPrice', ready: false },
+  { slug: 'whitelist-requests', label: 'account.tab.whitelistRequests', ready: false },
+  { slug: 'whitelist-partners', label: 'account.tab.whitelistPartners', ready: false },
+  { slug: 'paid-cashed-transactions', label: 'account.tab.paidCashedTransactions', ready: false },
+  { slug: 'transaction-reports', label: 'account.tab.transactionReports', ready: false },
+  { slug: 'daily-settlement-notes', label: 'account.tab.dailySettlementNotes', ready: false },
+  { slug: 'monthly-settlement-summary', label: 'account.tab.monthlySettlementSummary', ready: false },
+  { slug: 'nominations', label: 'account.tab.nominations', ready: false },
+] as const satisfies ReadonlyArray<{ slug: string; label: MessageKey; ready: boolean }>;
+
+export type AccountTabSlug = (typeof accountTabs)[number]['slug'];
+
+export function isAccountTab(slug: unknown): slug is AccountTabSlug {
+  return typeof slug === 'string' && accountTabs.some((tab) => tab.slug === slug);
+}
+
+export function accountTabPath(slug: AccountTabSlug): string {
+  return slug === 'profile' ? '/my-account' : `/my-account/${slug}`;
+}

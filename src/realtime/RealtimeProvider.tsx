@@ -1,0 +1,104 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createActor, type ActorRefFrom } from 'xstate';
+import { connectionMachine, connectionMachineFor } from '../../machines/connection.machine.ts';
+import { sessionPhaseMachineFor } from '../../machines/session-phase.machine.ts';
+import type { SessionPhase } from '../../protocol/enums.ts';
+import { createConnection, type Connection } from '../../streams/connection.ts';
+import { useConnection } from '../../streams/react.ts';
+import { activeToken } from '../auth/session.ts';
+import { useAuth } from '../auth/use-auth.ts';
+
+/**
+ * The realtime channel for the views: one STOMP connection (streams/connection.ts, through the hub)
+ * while a user is signed in, and the connection machine (machines/connection.machine.ts) that mirrors
+ * its state for the connection indicator. Signed out, there is no connection.
+ */
+interface Realtime {
+  connection: Connection;
+  connectionActor: ActorRefFrom<typeof connectionMachine>;
+}
+
+const RealtimeContext = createContext<Realtime | null>(null);
+
+export const HEARTBEAT_MS = 10_000;
+
+export function exchangeSocketUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/session/ws`;
+}
+
+/** The app's connection: CONNECT carries the current token, fetched again before every attempt. */
+export function createExchangeConnection(): Connection {
+  return createConnection({
+    url: exchangeSocketUrl(),
+    getToken: () => activeToken() ?? Promise.reject(new Error('signed out')),
+    heartbeatMs: HEARTBEAT_MS,
+    backoff: { initialMs: 500, maxMs: 30_000, jitter: 0.5 },
+  });
+}
+
+function ConnectionActor({ connection, onReady }: { connection: Connection; onReady: (value: Realtime | null) => void }) {
+  const machine = useMemo(() => connectionMachineFor(connection), [connection]);
+  const connectionActor = useActorRef(machine);
+  useEffect(() => {
+    onReady({ connection, connectionActor });
+    return () => onReady(null);
+  }, [connection, connectionActor, onReady]);
+  return null;
+}
+
+function ConnectionHolder({ create, onReady }: { create: () => Connection; onReady: (value: Realtime | null) => void }) {
+  const connection = useConnection('exchange', create);
+  return connection ? <ConnectionActor connection={connection} onReady={onReady} /> : null;
+}
+
+export interface RealtimeProviderProps {
+  children: ReactNode;
+  /** False turns the channel off (component tests without a server). */
+  enabled?: boolean;
+  create?: () => Connection;
+}
+
+export function RealtimeProvider({ children, enabled = true, create = createExchangeConnection }: RealtimeProviderProps) {
+  const { signedIn } = useAuth();
+  const [realtime, setRealtime] = useState<Realtime | null>(null);
+  return (
+    <RealtimeContext.Provider value={signedIn ? realtime : null}>
+      {enabled && signedIn && <ConnectionHolder create={create} onReady={setRealtime} />}
+      {children}
+    </RealtimeContext.Provider>
+  );
+}
+
+export function useRealtime(): Realtime | null {
+  return useContext(RealtimeContext);
+}
+
+/** Stands in when there is no connection, so hooks can always select from an actor. */
+const idleConnectionActor = createActor(connectionMachine).start();
+
+export type ConnectionIndicatorStatus = 'offline' | 'connecting' | 'connected' | 'reconnecting';
+
+/** The connection machine's state, or null when there is no connection (signed out). */
+export function useConnectionStatus(): ConnectionIndicatorStatus | null {
+  const realtime = useRealtime();
+  const status = useSelector(realtime?.connectionActor ?? idleConnectionActor, (snapshot) => snapshot.value as ConnectionIndicatorStatus);
+  return realtime ? status : null;
+}
+
+function LivePhase({ connection, marketId, render }: { connection: Connection; marketId: string; render: (phase: SessionPhase | null) => ReactNode }) {
+  const machine = useMemo(() => sessionPhaseMachineFor(connection), [connection]);
+  const actor = useActorRef(machine, { input: { marketId } });
+  const phase = useSelector(actor, (snapshot) => snapshot.context.phase);
+  return <>{render(phase)}</>;
+}
+
+/**
+ * Renders a market's session phase from the session-phase machine fed by the phase topic (the server
+ * sends the current phase on subscribe); null until it arrives or without a connection.
+ */
+export function MarketPhase({ marketId, children }: { marketId: string; children: (phase: SessionPhase | null) => ReactNode }) {
+  const realtime = useRealtime();
+  if (!realtime) return <>{children(null)}</>;
+  return <LivePhase key={marketId} connection={realtime.connection} marketId={marketId} render={children} />;
+}

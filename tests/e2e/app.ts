@@ -1,0 +1,55 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { demoUser, type TestServer } from '../helpers/test-server.ts';
+
+export const viewport = { width: 1366, height: 860 };
+
+export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'Europe/Bucharest' });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error('page error:', error.message));
+  return { context, page };
+}
+
+const labels = {
+  ro: { user: 'Utilizator', password: 'Parolă', code: 'Cod de verificare', submit: 'Conectare' },
+  en: { user: 'User', password: 'Password', code: 'Verification code', submit: 'Sign in' },
+} as const;
+
+/** Fills the login form of the page's language with a fresh code (the server clock moves to the next step). */
+export async function fillLogin(page: Page, t: TestServer, username: string, locale: 'ro' | 'en', code?: string): Promise<void> {
+  const l = labels[locale];
+  await page.getByLabel(l.user, { exact: true }).fill(username);
+  await page.getByLabel(l.password, { exact: true }).fill(demoUser(username).password);
+  t.clock.nextTotpStep();
+  await page.getByLabel(l.code, { exact: true }).fill(code ?? t.codeFor(username));
+  await page.getByRole('button', { name: l.submit, exact: true }).click();
+}
+
+/** Signs a demo user in through the login page and waits for the signed-in home page. */
+export async function signIn(page: Page, t: TestServer, username: string, locale: 'ro' | 'en' = 'en'): Promise<void> {
+  await page.goto(`${t.server.url}${locale === 'en' ? 'en/' : ''}login`);
+  await fillLogin(page, t, username, locale);
+  const name = demoUser(username).name;
+  await page.getByRole('heading', { name: locale === 'en' ? `Welcome, ${name}!` : `Bine ați venit, ${name}!` }).waitFor({ timeout: 10_000 });
+}
+
+/** Waits until the page has settled: no loading bar, no busy table, phases in (when there are any). */
+export async function settle(page: Page): Promise<void> {
+  // Every page has a heading once its chunk and data are in; then nothing may still be loading.
+  await page.waitForFunction(
+    () =>
+      document.querySelector('h1') !== null &&
+      !document.querySelector('[aria-busy="true"]') &&
+      !document.querySelector('.loading-bar-visible'),
+    null,
+    { timeout: 10_000, polling: 50 },
+  );
+  // Live phases come over the socket; a screenshot without them is still worth having.
+  await page.waitForFunction(() => !document.querySelector('[data-phase-waiting]'), null, { timeout: 5_000, polling: 50 }).catch(() => {});
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+}
+
+/** The server's clock follows real time (TOTP codes and token expiry depend on it). */
+export function alignClock(t: TestServer): void {
+  t.clock.advance(Date.now() - t.clock.now());
+}

@@ -1,0 +1,238 @@
+// @vitest-environment jsdom
+import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } from '@tanstack/react-router';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { App } from '../../../src/app/App.tsx';
+import { RouteError } from '../../../src/app/middleware.ts';
+import { createAppRouter } from '../../../src/app/router.tsx';
+import { clearReferenceCache } from '../../../src/api/reference.ts';
+import { endSession, startSession } from '../../../src/auth/session.ts';
+import { DialogProvider } from '../../../src/components/dialogs/DialogProvider.tsx';
+import { ErrorPage } from '../../../src/pages/ErrorPage.tsx';
+import { accountTabs } from '../../../src/pages/my-account/tabs.ts';
+import { WithIntl } from '../components/intl.tsx';
+
+function json(status: number, body: unknown): Response {
+  return new Response(status === 204 ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+const user = {
+  userId: 'u-1',
+  username: 'ipopescu',
+  name: 'Ion Popescu',
+  roles: ['broker'],
+  scopes: [],
+  broker: { id: 'b-1', name: 'Broker Energie SA' },
+  agency: { id: 'a-1', name: 'Agenția Nord' },
+  terminal: null,
+  clientCodes: ['RO-1'],
+  marketIds: ['GAS-FWD'],
+  passwordExpiresAt: new Date(Date.now() + 5 * 24 * 3600 * 1000).toISOString(),
+  preferences: { language: 'en', theme: 'light', notifications: true, soundNotifications: false },
+};
+const market = { id: 'GAS-FWD', name: 'Gas forward', commodity: 'gas', kind: 'forward', workspaceType: 'gas', currency: 'RON' };
+const asset = {
+  id: 'GFWD-M-2027-01',
+  marketId: 'GAS-FWD',
+  ringId: null,
+  code: 'GFWD-M-2027-01',
+  name: 'Gas January 2027',
+  type: 'month',
+  unit: 'MWh',
+  currency: 'RON',
+  priceDecimals: 2,
+  quantityDecimals: 1,
+  priceStep: 1,
+  quantityStep: 10,
+  minQuantity: 10,
+  maxQuantity: 100000,
+  minPrice: 1,
+  maxPrice: 500000,
+  deliveryStart: '2027-01-01',
+  deliveryEnd: '2027-01-31',
+  tradingStart: '2026-11-01',
+  tradingEnd: '2026-12-30',
+  documents: [],
+};
+const history = [
+  { id: 'h1', ip: '10.0.0.1', timestamp: '2026-01-15T22:30:00.000Z' },
+  { id: 'h2', ip: '10.0.0.2', timestamp: '2026-03-01T08:00:00.000Z' },
+];
+
+let fetchMock: ReturnType<typeof vi.fn>;
+
+function api(url: string, init?: RequestInit): Response {
+  if (url === '/session/api/user/info') return json(200, user);
+  if (url === '/session/api/markets') return json(200, { markets: [market], rings: [] });
+  if (url === '/session/api/assets') return json(200, { assets: [asset] });
+  if (url === '/session/api/orders/mine') return json(200, { items: [] });
+  if (url === '/session/api/user/login-history') return json(200, { items: history });
+  if (url === '/session/api/user/preferences') return json(200, JSON.parse(String(init?.body)));
+  if (url === '/session/api/user/password') return json(422, { error: { code: 'AUTH_PASSWORD_USED_BEFORE', params: {} } });
+  return json(404, { error: { code: 'NOT_FOUND', params: { path: url } } });
+}
+
+async function signedInAt(path: string) {
+  startSession('tok', new Date(Date.now() + 1_800_000).toISOString());
+  const router = createAppRouter({ history: createMemoryHistory({ initialEntries: [path] }) });
+  render(<App router={router} realtime={false} />);
+  return router;
+}
+
+beforeEach(() => {
+  endSession();
+  sessionStorage.clear();
+  clearReferenceCache();
+  fetchMock = vi.fn(async (url: string, init?: RequestInit) => api(url, init));
+  vi.stubGlobal('fetch', fetchMock);
+  vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
+});
+
+afterEach(() => {
+  cleanup();
+  endSession();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('routes with parameters', () => {
+  it('opens an asset resolved from GET /assets, with its market', async () => {
+    await signedInAt('/session/en/trading/market/GAS-FWD/assets/GFWD-M-2027-01');
+    expect(await screen.findByRole('heading', { name: 'Gas January 2027' })).toBeTruthy();
+    expect(screen.getAllByText('Gas forward').length).toBeGreaterThan(0);
+    expect(screen.getByText('Jan 1, 2027 – Jan 31, 2027')).toBeTruthy();
+  });
+
+  it('accepts the asset route without its optional market', async () => {
+    await signedInAt('/session/en/trading/market/assets/GFWD-M-2027-01');
+    expect(await screen.findByRole('heading', { name: 'Gas January 2027' })).toBeTruthy();
+  });
+
+  it('gives 404 for a parameter that fails validation, before asking the server', async () => {
+    await signedInAt('/session/en/trading/market/GAS-FWD/assets/bad%20id!');
+    expect(await screen.findByText('This page could not be found')).toBeTruthy();
+    expect(fetchMock.mock.calls.map(([url]) => url)).not.toContain('/session/api/assets');
+  });
+
+  it('gives 404 for an asset the server does not have, or one of another market', async () => {
+    await signedInAt('/session/en/trading/market/GAS-FWD/assets/NOPE');
+    expect(await screen.findByText('This page could not be found')).toBeTruthy();
+    cleanup();
+    await signedInAt('/session/en/trading/market/EL-SPOT/assets/GFWD-M-2027-01');
+    expect(await screen.findByText('This page could not be found')).toBeTruthy();
+  });
+
+  it('gives 404 for an unknown market and for an unknown account tab', async () => {
+    await signedInAt('/session/trading/market/NOPE/account');
+    expect(await screen.findByText('Această pagină nu a putut fi găsită')).toBeTruthy();
+    cleanup();
+    await signedInAt('/session/en/my-account/no-such-tab');
+    expect(await screen.findByText('This page could not be found')).toBeTruthy();
+  });
+});
+
+describe('my account', () => {
+  it('gives every tab its own URL and marks the open one', async () => {
+    const router = await signedInAt('/session/en/my-account');
+    const nav = await screen.findByRole('navigation', { name: 'Account sections' });
+    expect(within(nav).getAllByRole('link')).toHaveLength(accountTabs.length);
+    expect(within(nav).getByRole('link', { name: 'Profile' }).getAttribute('aria-current')).toBe('page');
+    fireEvent.click(within(nav).getByRole('link', { name: 'Warranties' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/en/my-account/warranties'));
+    expect(await screen.findByRole('heading', { name: 'Warranties' })).toBeTruthy();
+    expect(screen.getByText(/coming with its feature/)).toBeTruthy();
+    expect(within(nav).getByRole('link', { name: 'Warranties' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('shows the profile with the password-expires-soon warning', async () => {
+    await signedInAt('/session/en/my-account');
+    expect(await screen.findByText('Broker Energie SA')).toBeTruthy();
+    expect(screen.getAllByText('Password expires in 5 days').length).toBeGreaterThan(0);
+  });
+
+  it('lists the login history in UTC, newest first', async () => {
+    await signedInAt('/session/en/my-account/login-history');
+    const table = await screen.findByRole('table', { name: 'Login history' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
+    const cells = within(table).getAllByRole('cell').map((cell) => cell.textContent);
+    expect(cells[0]).toBe('Mar 1, 2026, 08:00:00 UTC');
+    expect(cells[2]).toBe('Jan 15, 2026, 22:30:00 UTC');
+    expect(screen.getByText('1-2 of 2')).toBeTruthy();
+  });
+
+  it('checks a new password before asking the server, then shows the server’s refusal', async () => {
+    await signedInAt('/session/en/my-account');
+    await screen.findByRole('heading', { name: 'Change password' });
+    fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'Old#Pass1' } });
+    fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'short' } });
+    fireEvent.change(screen.getByLabelText('Confirm the new password'), { target: { value: 'other' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('Invalid password!')).toBeTruthy();
+    expect(screen.getByText('The passwords are not matching!')).toBeTruthy();
+    expect(fetchMock.mock.calls.map(([url]) => url)).not.toContain('/session/api/user/password');
+
+    fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'New#Pass12' } });
+    fireEvent.change(screen.getByLabelText('Confirm the new password'), { target: { value: 'New#Pass12' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Password used before!');
+  });
+
+  it('saves the preferences with PUT /user/preferences and applies the theme', async () => {
+    await signedInAt('/session/en/my-account/account-settings');
+    fireEvent.click(await screen.findByRole('radio', { name: 'Dark' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Play a sound with notifications' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save preferences' }));
+    expect(await screen.findByText('Your preferences have been saved.')).toBeTruthy();
+    const put = fetchMock.mock.calls.find(([url]) => url === '/session/api/user/preferences') as [string, RequestInit];
+    expect(put[1].method).toBe('PUT');
+    expect(JSON.parse(String(put[1].body))).toEqual({ language: 'en', theme: 'dark', notifications: true, soundNotifications: true });
+    expect(document.documentElement.dataset.theme).toBe('dark');
+  });
+});
+
+describe('session expiry', () => {
+  it('sends the user to sign in again when the token expires (500 ms early), saying why', async () => {
+    startSession('tok', new Date(Date.now() + 1_200).toISOString());
+    const router = createAppRouter({ history: createMemoryHistory({ initialEntries: ['/session/en/my-account'] }) });
+    render(<App router={router} realtime={false} />);
+    expect(await screen.findByText('Broker Energie SA')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Sign in' }, { timeout: 3_000 })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/en/login');
+    expect(router.state.location.search).toEqual({ redirect: '/en/my-account', reason: 'expired' });
+    expect(screen.getByText('Your session has expired. Please sign in again.')).toBeTruthy();
+  });
+});
+
+describe('error page', () => {
+  it("shows a RouteError's status and message: 500 'Unknown middleware'", async () => {
+    render(
+      <WithIntl>
+        <ErrorPageHarness error={new RouteError(500, 'page.error.unknownMiddleware')} />
+      </WithIntl>,
+    );
+    expect(await screen.findByText('Error 500')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Unknown middleware' })).toBeTruthy();
+  });
+
+  it("defaults to 500 'Unknown error!' for anything else", async () => {
+    render(
+      <WithIntl>
+        <ErrorPageHarness error={new TypeError('x is undefined')} />
+      </WithIntl>,
+    );
+    expect(await screen.findByText('Error 500')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Unknown error!' })).toBeTruthy();
+    expect(screen.queryByText(/undefined/)).toBeNull();
+  });
+});
+
+/** The error page needs a router around it (its links): a one-route router that renders it. */
+function ErrorPageHarness({ error }: { error: Error }) {
+  const rootRoute = createRootRoute({ component: () => <ErrorPage error={error} reset={() => {}} info={{ componentStack: '' }} /> });
+  const router = createRouter({ routeTree: rootRoute, history: createMemoryHistory({ initialEntries: ['/'] }) });
+  return (
+    <DialogProvider>
+      <RouterProvider router={router} />
+    </DialogProvider>
+  );
+}

@@ -1,0 +1,146 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DataTable, pageOf, sortRows, type DataTableColumn } from '../../../src/components/DataTable.tsx';
+import { WithIntl } from './intl.tsx';
+
+interface Row {
+  id: string;
+  name: string;
+  qty: number;
+}
+
+const columns: DataTableColumn<Row>[] = [
+  { id: 'name', header: 'Name', sortValue: (row) => row.name, cell: (row) => row.name },
+  { id: 'qty', header: 'Quantity', align: 'end', sortValue: (row) => row.qty, cell: (row) => row.qty },
+  { id: 'note', header: 'Note', cell: () => '-' },
+];
+
+const rows = (count: number): Row[] =>
+  Array.from({ length: count }, (_, index) => ({ id: `r${index + 1}`, name: `Item ${index + 1}`, qty: (index * 7) % 13 }));
+
+function renderTable(props: Partial<Parameters<typeof DataTable<Row>>[0]> = {}, locale: 'en' | 'ro' = 'en') {
+  return render(
+    <WithIntl locale={locale}>
+      <DataTable<Row> label="Items" columns={columns} rows={rows(23)} rowKey={(row) => row.id} {...props} />
+    </WithIntl>,
+  );
+}
+
+function bodyRows(): HTMLElement[] {
+  const table = screen.getByRole('table', { name: 'Items' });
+  return within(table).getAllByRole('row').slice(1);
+}
+
+function firstCells(): string[] {
+  return bodyRows().map((row) => within(row).getAllByRole('cell')[0]?.textContent ?? '');
+}
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+describe('DataTable', () => {
+  it("pages the rows and says 'a-b of c' in the footer", () => {
+    renderTable();
+    expect(bodyRows()).toHaveLength(10);
+    expect(screen.getByText('1-10 of 23')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(screen.getByText('11-20 of 23')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Last page' }));
+    expect(screen.getByText('21-23 of 23')).toBeTruthy();
+    expect(bodyRows()).toHaveLength(3);
+    expect((screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'First page' }));
+    expect(screen.getByText('1-10 of 23')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Previous page' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('changes the rows per page from its options and goes back to the first page', () => {
+    renderTable();
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    const select = screen.getByLabelText('Rows per page') as HTMLSelectElement;
+    expect([...select.options].map((option) => option.textContent)).toEqual(['10', '25', '50', '100', 'All']);
+    fireEvent.change(select, { target: { value: '25' } });
+    expect(screen.getByText('1-23 of 23')).toBeTruthy();
+    expect(bodyRows()).toHaveLength(23);
+  });
+
+  it('writes the footer in Romanian', () => {
+    renderTable({}, 'ro');
+    expect(screen.getByText('1-10 din 23')).toBeTruthy();
+    expect(screen.getByLabelText('Rânduri pe pagină')).toBeTruthy();
+  });
+
+  it('sorts by a column, ascending then descending, and marks it with aria-sort', () => {
+    renderTable({ rows: rows(5) });
+    const qtyHeader = screen.getByRole('columnheader', { name: /Quantity/ });
+    expect(qtyHeader.getAttribute('aria-sort')).toBe('none');
+    expect(screen.getByRole('columnheader', { name: 'Note' }).getAttribute('aria-sort')).toBeNull();
+
+    fireEvent.click(within(qtyHeader).getByRole('button'));
+    expect(qtyHeader.getAttribute('aria-sort')).toBe('ascending');
+    expect(bodyRows().map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual(['0', '1', '2', '7', '8']);
+
+    fireEvent.click(within(qtyHeader).getByRole('button'));
+    expect(qtyHeader.getAttribute('aria-sort')).toBe('descending');
+    expect(bodyRows().map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual(['8', '7', '2', '1', '0']);
+  });
+
+  it('sorts text the way people read numbers in it (Item 2 before Item 10)', () => {
+    renderTable({ rows: rows(12), initialSort: { columnId: 'name', direction: 'asc' }, initialRowsPerPage: 'all' });
+    expect(firstCells().slice(0, 3)).toEqual(['Item 1', 'Item 2', 'Item 3']);
+    expect(firstCells().at(-1)).toBe('Item 12');
+  });
+
+  it('shows its empty state, the default or a given message', () => {
+    renderTable({ rows: [] });
+    expect(screen.getByText('No data to show')).toBeTruthy();
+    expect(screen.getByText('0-0 of 0')).toBeTruthy();
+    cleanup();
+    renderTable({ rows: [], emptyMessage: 'You have no active orders.' });
+    expect(screen.getByText('You have no active orders.')).toBeTruthy();
+  });
+
+  it('shows its loading state while there are no rows yet', () => {
+    renderTable({ rows: [], loading: true });
+    expect(screen.getByText('Loading data…')).toBeTruthy();
+    expect(screen.getByRole('table').getAttribute('aria-busy')).toBe('true');
+  });
+
+  it('renders only the rows in view of a long page (virtualised)', () => {
+    // jsdom has no layout: give the scrolling body the height a browser would.
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
+      return this.classList.contains('data-table-virtual') ? 400 : 0;
+    });
+    renderTable({ rows: rows(2000), initialRowsPerPage: 'all', rowHeight: 40, maxBodyHeight: 400 });
+    expect(screen.getByText('1-2,000 of 2,000')).toBeTruthy();
+    const rendered = bodyRows().filter((row) => !row.classList.contains('data-table-spacer'));
+    expect(rendered.length).toBeGreaterThan(5);
+    expect(rendered.length).toBeLessThan(60);
+    expect(screen.getByRole('table').getAttribute('aria-rowcount')).toBe('2001');
+  });
+});
+
+describe('table helpers', () => {
+  it('computes pages and the a-b of c numbers', () => {
+    const items = Array.from({ length: 23 }, (_, index) => index);
+    expect(pageOf(items, 0, 10)).toMatchObject({ from: 1, to: 10, count: 23, pageCount: 3 });
+    expect(pageOf(items, 2, 10)).toMatchObject({ from: 21, to: 23, page: 2 });
+    expect(pageOf(items, 9, 10)).toMatchObject({ from: 21, to: 23, page: 2 }); // clamped
+    expect(pageOf([], 0, 10)).toMatchObject({ from: 0, to: 0, count: 0 });
+    expect(pageOf(items, 0, 'all')).toMatchObject({ from: 1, to: 23, pageCount: 1 });
+  });
+
+  it('sorts stably and keeps empty values last', () => {
+    const data = [
+      { k: 'b', v: 2 },
+      { k: 'a', v: null },
+      { k: 'c', v: 1 },
+      { k: 'd', v: 2 },
+    ];
+    expect(sortRows(data, (row) => row.v, 'asc').map((row) => row.k)).toEqual(['c', 'b', 'd', 'a']);
+    expect(sortRows(data, (row) => row.v, 'desc').map((row) => row.k)).toEqual(['b', 'd', 'c', 'a']);
+  });
+});
