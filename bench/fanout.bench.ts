@@ -60,7 +60,7 @@ function call(method: string, path: string, body: unknown, token?: string): Prom
 }
 
 async function startServer(): Promise<() => void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=.tmp/prof'] : []), '--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SIMULATOR: 'false', CLIENT_DIR: join(dataDir, 'no-client') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
