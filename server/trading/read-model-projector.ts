@@ -3,6 +3,9 @@ import type { EngineEvent, OrderView } from '../engine/types.ts';
 import type { TradingRepository } from '../store/trading.repository.ts';
 import { orderToWire, statsToWire, transactionToWire } from './wire.ts';
 
+/** Rows per statement: about 5 ms of embedded-database work at a time. */
+const WRITE_SLICE = 150;
+
 /**
  * Keeps the store's finished orders, transactions and statistics in step with the engine's events.
  * Writes are batched and run one batch at a time, off the command path: the journal, not the
@@ -56,8 +59,9 @@ export class ReadModelProjector {
       this.transactions = [];
       this.stats = new Map();
       try {
-        await this.repository.insertTransactions(transactions);
-        await this.repository.upsertOrders(orders);
+        // Embedded PostgreSQL runs on this thread: slices keep each stall of the event loop short.
+        for (let start = 0; start < transactions.length; start += WRITE_SLICE) await this.repository.insertTransactions(transactions.slice(start, start + WRITE_SLICE));
+        for (let start = 0; start < orders.length; start += WRITE_SLICE) await this.repository.upsertOrders(orders.slice(start, start + WRITE_SLICE));
         await this.repository.upsertStats(stats);
         if (seq > 0) await this.repository.setWatermark(seq);
       } catch (error) {

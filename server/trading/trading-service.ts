@@ -93,11 +93,11 @@ export class TradingService {
   private orderOutcome(result: EngineResult): Order {
     if (result.result !== 'OK') throw refusal(result);
     const orderId = result.orderId;
-    // A fully traded or cancelled order has left the engine: its last event has its final state.
-    let view: OrderView | undefined = orderId === undefined ? undefined : this.options.sequencer.engine.getOrder(orderId);
-    if (!view) {
-      for (const event of result.events) if (event.type === 'order' && event.order.orderId === orderId) view = event.order;
-    }
+    // The order's last event holds its state after this command (also when it has left the engine,
+    // fully traded or cancelled); it skips the queue-position walk of engine.getOrder.
+    let view: OrderView | undefined;
+    for (const event of result.events) if (event.type === 'order' && event.order.orderId === orderId) view = event.order;
+    if (!view && orderId !== undefined) view = this.options.sequencer.engine.getOrder(orderId);
     if (!view) throw new ExchangeError(apiError('UNKNOWN_ERROR'));
     return orderToWire(view);
   }
