@@ -19,6 +19,6 @@ for (let rep = 0; rep < reps; rep++) {
   const cpuMs = (used.user + used.system) / 1000;
   best = Math.min(best, ms);
   if (process.env.MARK) console.log('MARK end');
-  if (process.env.VERBOSE) console.log(`run ${rep}: ${ms.toFixed(0)} ms wall, ${cpuMs.toFixed(0)} ms cpu, ${Math.round((n / ms) * 1000).toLocaleString('en')} ops/s wall, ${Math.round((n / cpuMs) * 1000).toLocaleString('en')} ops/s cpu`);
+  if (process.env.VERBOSE) console.log(`run ${rep}: ${ms.toFixed(0)} ms wall, ${cpuMs.toFixed(0)} ms cpu, ${Math.round((n / ms) * 1000).toString()} ops/s wall, ${Math.round((n / cpuMs) * 1000).toLocaleString('en')} ops/s cpu`);
 }
-console.log(`best of ${reps}: ${best.toFixed(0)} ms, ${Math.round((n / best) * 1000).toLocaleString('en')} ops/s`);
+console.log(`best of ${reps}: ${best.toFixed(0)} ms, ${Math.round((n / best) * 1000).toString()} ops/s`);

@@ -10,75 +10,15 @@
  *
  * Environment: FANOUT_CLIENTS (1000), FANOUT_ORDERS_PER_S (1000), FANOUT_SECONDS (30).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import type { BookMessage, BookSnapshot } from '../protocol/index.ts';
 import { destinations } from '../protocol/index.ts';
-import { currentCode } from '../server/auth/totp.ts';
-import { readDemoUsers } from '../server/demo/demo-exchange.ts';
+import { percentile, startBenchServer } from './bench-server.ts';
 
 const clientCount = Number(process.env.FANOUT_CLIENTS ?? 1000);
 const ordersPerSecond = Number(process.env.FANOUT_ORDERS_PER_S ?? 1000);
 const seconds = Number(process.env.FANOUT_SECONDS ?? 30);
 const assetId = 'GSPOT-WD';
-const port = 20_000 + Math.floor(Math.random() * 2000);
-const dataDir = mkdtempSync(join(tmpdir(), 'bench-fanout-'));
-const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-
-function call(method: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: any }> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path: `/session/api${path}`,
-        agent,
-        headers: {
-          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null });
-        });
-      },
-    );
-    req.on('error', reject);
-    if (payload) req.write(payload);
-    req.end();
-  });
-}
-
-async function startServer(): Promise<() => void> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=.tmp/prof'] : []), '--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SIMULATOR: 'false', CLIENT_DIR: join(dataDir, 'no-client') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Exchange running')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return () => child.kill('SIGTERM');
-}
-
-async function signIn(username: string): Promise<string> {
-  const user = readDemoUsers().find((candidate) => candidate.username === username)!;
-  const result = await call('POST', '/login', { username, password: user.password, code: currentCode(user.totpSecret, Date.now()) });
-  if (result.status !== 200) throw new Error(`sign-in of ${username} failed: ${JSON.stringify(result.body)}`);
-  return result.body.token;
-}
 
 /** A bare STOMP subscriber that folds the book and notes when probe levels appear. */
 class BookClient {
@@ -139,11 +79,10 @@ class BookClient {
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
 
-const stop = await startServer();
+const server = await startBenchServer('fanout', 64);
+const { call, signIn } = server;
+const port = server.port;
 try {
   const trader = { token: await signIn('broker1'), clients: ['RO-HIDRO', 'RO-GAZEST'] };
   const counterparty = { token: await signIn('broker2'), clients: ['RO-TERMO'] };
@@ -231,8 +170,5 @@ try {
   console.log(`bench:fanout clients=${clients.length} orders_per_s=${Math.round(acked / elapsed)} books_equal=${booksEqual} p50_ms=${p50.toFixed(1)} p99_ms=${p99.toFixed(1)}`);
   for (const client of clients) client.close();
 } finally {
-  stop();
-  agent.destroy();
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
 }

@@ -8,77 +8,15 @@
  *
  * Environment: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (default 64).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { currentCode } from '../server/auth/totp.ts';
-import { readDemoUsers } from '../server/demo/demo-exchange.ts';
+import { percentile, startBenchServer } from './bench-server.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const warmupSeconds = 2;
-const port = 18_000 + Math.floor(Math.random() * 2000);
-const dataDir = mkdtempSync(join(tmpdir(), 'bench-orders-'));
-const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 
-function call(method: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: any }> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path: `/session/api${path}`,
-        agent,
-        headers: {
-          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null });
-        });
-      },
-    );
-    req.on('error', reject);
-    if (payload) req.write(payload);
-    req.end();
-  });
-}
 
-async function startServer(): Promise<() => void> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=.tmp/prof'] : []), '--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SIMULATOR: 'false', CLIENT_DIR: join(dataDir, 'no-client') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Exchange running')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  return () => child.kill('SIGTERM');
-}
-
-async function signIn(username: string): Promise<string> {
-  const user = readDemoUsers().find((candidate) => candidate.username === username)!;
-  const result = await call('POST', '/login', { username, password: user.password, code: currentCode(user.totpSecret, Date.now()) });
-  if (result.status !== 200) throw new Error(`sign-in of ${username} failed: ${JSON.stringify(result.body)}`);
-  return result.body.token;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-const stop = await startServer();
+const server = await startBenchServer('orders', concurrency);
+const { call, signIn } = server;
 try {
   const traders = [
     { token: await signIn('broker1'), clients: ['RO-HIDRO', 'RO-GAZEST'] },
@@ -144,8 +82,5 @@ try {
   console.log(`acknowledgement latency p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms`);
   console.log(`bench:orders acked_per_s=${ackedPerSecond} p50_ms=${p50.toFixed(2)} p99_ms=${p99.toFixed(2)}`);
 } finally {
-  stop();
-  agent.destroy();
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
 }

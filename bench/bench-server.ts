@@ -1,0 +1,86 @@
+/**
+ * What the server benchmarks share: the exchange in its own process on a fresh data directory, a
+ * keep-alive HTTP client for its API, demo sign-in, percentiles.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { currentCode } from '../server/auth/totp.ts';
+import { readDemoUsers } from '../server/demo/demo-exchange.ts';
+
+export interface BenchServer {
+  port: number;
+  call(method: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: any }>;
+  signIn(username: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** Starts server/main.ts (simulator off); BENCH_CPU_PROF=1 writes its CPU profile to .tmp/prof. */
+export async function startBenchServer(name: string, maxSockets: number): Promise<BenchServer> {
+  const port = 18_000 + Math.floor(Math.random() * 4000);
+  const dataDir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
+  const agent = new Agent({ keepAlive: true, maxSockets });
+  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=.tmp/prof'] : []), '--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SIMULATOR: 'false', CLIENT_DIR: join(dataDir, 'no-client') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('Exchange running')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+
+  function call(method: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: any }> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method,
+          path: `/session/api${path}`,
+          agent,
+          headers: {
+            ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString();
+            resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null });
+          });
+        },
+      );
+      req.on('error', reject);
+      if (payload) req.write(payload);
+      req.end();
+    });
+  }
+
+  return {
+    port,
+    call,
+    async signIn(username) {
+      const user = readDemoUsers().find((candidate) => candidate.username === username)!;
+      const result = await call('POST', '/login', { username, password: user.password, code: currentCode(user.totpSecret, Date.now()) });
+      if (result.status !== 200) throw new Error(`sign-in of ${username} failed: ${JSON.stringify(result.body)}`);
+      return result.body.token;
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      agent.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
