@@ -152,13 +152,17 @@ export class OrderState implements OrderFields {
 }
 
 export class Level {
-  readonly price: number;
-  qty = 0;
-  count = 0;
-  head: OrderState | null = null;
-  tail: OrderState | null = null;
+  declare readonly price: number;
+  declare qty: number;
+  declare count: number;
+  declare head: OrderState | null;
+  declare tail: OrderState | null;
   constructor(price: number) {
     this.price = price;
+    this.qty = 0;
+    this.count = 0;
+    this.head = null;
+    this.tail = null;
   }
 }
 

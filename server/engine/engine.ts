@@ -11,7 +11,7 @@ import { executionTypes, validityTypes, type ExecutionType, type SessionPhase, t
 import { formatDecimal } from '../../protocol/decimal.ts';
 import { amountOf, marginOf } from './amounts.ts';
 import { ASK, BID, ClientAssetState, OrderState, clientLink, clientUnlink, type Level, type SideIndex } from './book.ts';
-import { OrderEvent, TradeEvent, buildOrderView } from './events.ts';
+import { buildOrderView, buildTransactionView } from './events.ts';
 import { computeStateHash } from './hash.ts';
 import { ExpiryHeap } from './heap.ts';
 import { OrderIndex } from './order-index.ts';
@@ -51,6 +51,15 @@ function iso(ms: number): string {
   return Number.isFinite(ms) ? new Date(ms).toISOString() : String(ms);
 }
 
+/** noCnt of a quantity (no division for the common contract size 1). */
+function contractsOf(a: AssetState, qty: number): number {
+  return a.contractQty === 1 ? qty : Math.ceil(qty / a.contractQty);
+}
+
+/** Initial size of a command's event array (trimmed to the events emitted). */
+const EVENTS_CAPACITY = 8;
+const NO_EVENTS: EngineEvent[] = [];
+
 function isPositiveInt(v: unknown): v is number {
   return typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 }
@@ -63,6 +72,12 @@ export class Engine {
   private readonly orders = new OrderIndex();
   private readonly expiries = new ExpiryHeap();
   private readonly deltaTAssets = new Set<AssetState>();
+  /** Value and margin of the order being added at its full quantity (see reserve()). */
+  private hintQty = -1;
+  private hintValue = 0;
+  private hintMargin = 0;
+  /** One-entry cache of the asset of the last new order. */
+  private lastAsset: AssetState | null = null;
   private readonly dirtyAssets: AssetState[] = [];
   /**
    * Finished OrderState objects, reused by new orders. Safe because events and queries copy what they
@@ -75,8 +90,9 @@ export class Engine {
   /** Bumped on every configuration change; cached client/asset rules recompute when stale. */
   private epoch = 0;
   private now = 0;
-  /** Events of the current command. */
+  /** Events of the current command (reused buffer; each result gets an exact-size copy). */
   private events: EngineEvent[] = [];
+  private eventCount = 0;
   private resultOrderId: number | undefined = undefined;
   private commandCount = 0;
 
@@ -86,59 +102,68 @@ export class Engine {
 
   execute(command: EngineCommand): EngineResult {
     if (command === null || typeof command !== 'object') return refuse(apiError('REQUEST_INVALID', { field: 'command', issue: 'notAnObject' }));
-    const at = command.at;
-    if (typeof at !== 'number' || !Number.isFinite(at)) return refuse(apiError('REQUEST_INVALID', { field: 'at', issue: 'notANumber' }));
-    if (at > this.now) this.now = at;
-    const events: EngineEvent[] = [];
-    this.events = events;
+    // A fresh (young) scratch array per command: storing young events into a long-lived buffer
+    // would take the write barrier's slow path for every event.
+    this.events = new Array<EngineEvent>(EVENTS_CAPACITY);
+    this.eventCount = 0;
     this.resultOrderId = undefined;
+    this.hintQty = -1;
     this.commandCount++;
+    // `at` is read inside each case so that every load site sees few command shapes
     let refusal: Refusal | null;
     switch (command.type) {
       case 'addOrder':
-        refusal = this.addOrder(command);
-        break;
-      case 'modifyOrder':
-        refusal = this.modifyOrder(command);
+        refusal = this.advance(command.at) ?? this.addOrder(command);
         break;
       case 'cancelOrder':
-        refusal = this.cancelOrder(command);
+        refusal = this.advance(command.at) ?? this.cancelOrder(command);
+        break;
+      case 'modifyOrder':
+        refusal = this.advance(command.at) ?? this.modifyOrder(command);
         break;
       case 'suspendOrder':
-        refusal = this.suspendOrder(command);
+        refusal = this.advance(command.at) ?? this.suspendOrder(command);
         break;
       case 'activateOrder':
-        refusal = this.activateOrder(command);
+        refusal = this.advance(command.at) ?? this.activateOrder(command);
         break;
       case 'setPhase':
-        refusal = this.setPhase(command);
+        refusal = this.advance(command.at) ?? this.setPhase(command);
         break;
       case 'operatorSuspend':
       case 'operatorResume':
-        refusal = this.operatorSession(command);
+        refusal = this.advance(command.at) ?? this.operatorSession(command);
         break;
       case 'tick':
-        refusal = this.tick(at);
+        refusal = this.advance(command.at) ?? this.tick(command.at);
         break;
       case 'upsertMarket':
-        refusal = this.upsertMarket(command.market, at);
+        refusal = this.advance(command.at) ?? this.upsertMarket(command.market, command.at);
         break;
       case 'upsertAsset':
-        refusal = this.upsertAsset(command.asset, at);
+        refusal = this.advance(command.at) ?? this.upsertAsset(command.asset, command.at);
         break;
       case 'upsertClient':
-        refusal = this.upsertClient(command.client, at);
+        refusal = this.advance(command.at) ?? this.upsertClient(command.client, command.at);
         break;
       case 'setSettlementPrice':
-        refusal = this.setSettlementPrice(command.assetId, command.price, at);
+        refusal = this.advance(command.at) ?? this.setSettlementPrice(command.assetId, command.price, command.at);
         break;
       default:
         refusal = refuse(apiError('REQUEST_INVALID', { field: 'type', issue: 'unknownCommand' }));
     }
     if (refusal !== null) return refusal;
     if (this.dirtyAssets.length > 0) this.flushStats();
+    const events = this.takeEvents();
     const orderId = this.resultOrderId;
     return orderId === undefined ? { result: 'OK', events } : { result: 'OK', orderId, events };
+  }
+
+  /** Validates a command's time and moves the engine's clock (the latest time seen). */
+  private advance(at: number): Refusal | null {
+    if (typeof at !== 'number' || !Number.isFinite(at)) return refuse(apiError('REQUEST_INVALID', { field: 'at', issue: 'notANumber' }));
+    if (at > this.now) this.now = at;
+    return null;
   }
 
   // =================================================================================================
@@ -149,8 +174,10 @@ export class Engine {
     const at = c.at;
     const assetId = c.assetId;
     if (!assetId) return refuse(apiError('ORDER_ASSET_ID_MISSING'));
-    const a = this.assets.get(assetId);
+    const last = this.lastAsset;
+    const a = last !== null && last.assetId === assetId ? last : this.assets.get(assetId);
     if (a === undefined) return refuse(apiError('ORDER_ASSET_ID_INVALID', { assetId }));
+    this.lastAsset = a;
     const phase = a.phase;
     if (phase !== 'trading' && phase !== 'opening') return this.phaseRefusal(phase);
     if (!a.tradingActive) return refuse(apiError('ORDER_TRADING_DEACTIVATED', { assetId }));
@@ -164,8 +191,11 @@ export class Engine {
     if (client === undefined) return refuse(apiError('ORDER_CLIENT_CODE_INVALID', { clientCode }));
     const cas = this.clientAsset(a, client);
     const rules = cas.rules;
-    const participant = this.checkParticipant(a, client, rules, c.actor?.agencyId, side);
-    if (participant !== null) return participant;
+    const agencyId = c.actor?.agencyId;
+    if (!(side === BID ? rules.bidOk : rules.askOk) || (agencyId && client.agencyId !== agencyId)) {
+      const participant = this.checkParticipant(a, client, rules, agencyId, side);
+      if (participant !== null) return participant;
+    }
 
     // validity and execution
     const validityType = c.validityType;
@@ -199,8 +229,10 @@ export class Engine {
       if (!isPositiveInt(q)) return refuse(apiError('ORDER_QUANTITY_INVALID'));
       qty = q;
     }
-    const qtyRefusal = this.checkQuantity(a, qty);
-    if (qtyRefusal !== null) return qtyRefusal;
+    if (!(qty % a.quantityStep === 0 && qty >= a.minQuantity && qty <= a.maxQuantity)) {
+      const qtyRefusal = this.checkQuantity(a, qty);
+      if (qtyRefusal !== null) return qtyRefusal;
+    }
 
     // price (a market order has none: it must be IOC or FOK and takes any price)
     let price: number;
@@ -210,8 +242,10 @@ export class Engine {
       price = side === BID ? Number.MAX_SAFE_INTEGER : 0;
     } else {
       price = c.price!;
-      const priceRefusal = this.checkPrice(a, price);
-      if (priceRefusal !== null) return priceRefusal;
+      if (!(price >= a.priceLo && price <= a.priceHi && price % a.priceStep === 0 && Number.isInteger(price))) {
+        const priceRefusal = this.checkPrice(a, price);
+        if (priceRefusal !== null) return priceRefusal;
+      }
     }
 
     // simple competitive roles
@@ -227,17 +261,38 @@ export class Engine {
       }
     }
 
-    const positionRefusal = this.checkPositionLimits(a, cas, side, qty);
-    if (positionRefusal !== null) return positionRefusal;
-    const crossRefusal = this.checkCross(a, cas, side, price);
-    if (crossRefusal !== null) return crossRefusal;
-    const deltaRefusal = this.checkDeltaT(a, side, price, executionType);
-    if (deltaRefusal !== null) return deltaRefusal;
+    if (!rules.limitsFree) {
+      const positionRefusal = this.checkPositionLimits(a, cas, side, qty);
+      if (positionRefusal !== null) return positionRefusal;
+    }
+    if (cas.openCount[side === BID ? ASK : BID] !== 0) {
+      const crossRefusal = this.checkCross(a, cas, side, price);
+      if (crossRefusal !== null) return crossRefusal;
+    }
+    if (a.deltaT !== null) {
+      const deltaRefusal = this.checkDeltaT(a, side, price, executionType);
+      if (deltaRefusal !== null) return deltaRefusal;
+    }
 
     // pre-trade clearing (a market order is valued at the worst price it would reach)
     const value = amountOf(a, isMarket ? this.reachPrice(a, side, qty) : price, qty);
-    const clearingRefusal = this.checkClearing(a, client, rules, value, marginOf(a.marginBps, value), Math.ceil(qty / a.contractQty));
-    if (clearingRefusal !== null) return clearingRefusal;
+    const margin = marginOf(a.marginBps, value);
+    const contracts = contractsOf(a, qty);
+    if (
+      !(
+        rules.clearingOk &&
+        (client.maxContracts === NONE || client.openContracts + contracts <= client.maxContracts) &&
+        (client.tradingLimit === NONE || client.openValue + client.tradedValue + value <= client.tradingLimit) &&
+        (client.funds === NONE || margin === 0 || margin <= client.funds - client.reservedMargin - client.tradesMargin)
+      )
+    ) {
+      const clearingRefusal = this.checkClearing(a, client, rules, value, margin, contracts);
+      if (clearingRefusal !== null) return clearingRefusal;
+    }
+    // what the order reserves if it rests untouched (saves recomputing it in reserve())
+    this.hintQty = isMarket ? -1 : qty;
+    this.hintValue = value;
+    this.hintMargin = margin;
 
     // immediate execution feasibility (nothing has changed yet)
     if (executionType === 'FOK') {
@@ -361,7 +416,7 @@ export class Engine {
     }
     const newValue = amountOf(a, newPrice, newRemaining);
     const newMargin = marginOf(a.marginBps, newValue);
-    const newContracts = Math.ceil(newRemaining / a.contractQty);
+    const newContracts = contractsOf(a, newRemaining);
     if (newValue > o.reservedValue || newMargin > o.reservedMargin || newContracts > o.reservedContracts) {
       const r = this.checkClearing(
         a,
@@ -459,7 +514,7 @@ export class Engine {
     const crossRefusal = this.checkCross(a, cas, o.side, o.price);
     if (crossRefusal !== null) return crossRefusal;
     const value = amountOf(a, o.price, o.remaining);
-    const clearingRefusal = this.checkClearing(a, client, cas.rules, value, marginOf(a.marginBps, value), Math.ceil(o.remaining / a.contractQty));
+    const clearingRefusal = this.checkClearing(a, client, cas.rules, value, marginOf(a.marginBps, value), contractsOf(a, o.remaining));
     if (clearingRefusal !== null) return clearingRefusal;
 
     this.resultOrderId = o.id;
@@ -693,9 +748,17 @@ export class Engine {
 
   private reserve(a: AssetState, o: OrderState): void {
     const client = o.cas.client;
-    const value = amountOf(a, o.price, o.remaining);
-    const margin = marginOf(a.marginBps, value);
-    const contracts = Math.ceil(o.remaining / a.contractQty);
+    let value: number;
+    let margin: number;
+    if (o.remaining === this.hintQty && o.tradedQty === 0 && o.status === 'created') {
+      value = this.hintValue;
+      margin = this.hintMargin;
+    } else {
+      value = amountOf(a, o.price, o.remaining);
+      margin = marginOf(a.marginBps, value);
+    }
+    this.hintQty = -1;
+    const contracts = contractsOf(a, o.remaining);
     client.openValue += value - o.reservedValue;
     client.reservedMargin += margin - o.reservedMargin;
     client.openContracts += contracts - o.reservedContracts;
@@ -768,7 +831,7 @@ export class Engine {
   }
 
   private trade(a: AssetState, buy: OrderState, sell: OrderState, q: number, price: number, aggressor: Way, at: number): void {
-    this.emit(new TradeEvent(this.nextTransactionId++, a.product, buy.id, sell.id, buy.clientCode, sell.clientCode, buy.brokerId, sell.brokerId, aggressor, q, price, at));
+    this.emit({ type: 'trade', transaction: buildTransactionView(this.nextTransactionId++, a.product, buy, sell, aggressor, q, price, at) });
     const s = a.stats;
     if (s.minPrice === null || price < s.minPrice) s.minPrice = price;
     if (s.maxPrice === null || price > s.maxPrice) s.maxPrice = price;
@@ -1137,11 +1200,31 @@ export class Engine {
 
   private orderEvent(a: AssetState, o: OrderState, kind: OrderEventKind, at: number, reason?: CancelReason): void {
     o.lastModifiedAt = at;
-    this.emit(new OrderEvent(kind, reason, o));
+    const order = buildOrderView(o, null);
+    this.emit(reason === undefined ? { type: 'order', kind, order, at } : { type: 'order', kind, order, at, reason });
   }
 
   private emit(event: EngineEvent): void {
-    this.events.push(event);
+    const n = this.eventCount;
+    let events = this.events;
+    if (n === events.length) {
+      // rare: more events than the scratch array holds (big sweeps, phase changes)
+      const bigger = new Array<EngineEvent>(n * 2);
+      for (let i = 0; i < n; i++) bigger[i] = events[i]!;
+      this.events = events = bigger;
+    }
+    events[n] = event;
+    this.eventCount = n + 1;
+  }
+
+  /** The command's events as an exact-size array. */
+  private takeEvents(): EngineEvent[] {
+    const n = this.eventCount;
+    const scratch = this.events;
+    const events = new Array<EngineEvent>(n);
+    for (let i = 0; i < n; i++) events[i] = scratch[i]!;
+    this.events = NO_EVENTS;
+    return events;
   }
 
   private levelEvent(a: AssetState, side: number, level: Level): void {

@@ -101,6 +101,9 @@ export class AssetState {
   gasRelease = false;
   transmissionSide: number = NONE;
   settlementPrice: number | null = null;
+  /** Fast path: a price in [priceLo, priceHi] on the price step passes every price rule. */
+  priceLo = 1;
+  priceHi = 0;
   // runtime
   phase: SessionPhase = 'closed';
   phaseBeforeSuspend: SessionPhase | null = null;
@@ -161,6 +164,13 @@ export class AssetState {
     this.gasRelease = config.gasRelease ?? false;
     this.transmissionSide = config.transmissionWay ? sideOf(config.transmissionWay) : NONE;
     if (config.settlementPrice !== undefined) this.settlementPrice = config.settlementPrice;
+    let lo = Math.max(1, this.minPrice);
+    if (this.hasSessionMin) lo = Math.max(lo, this.sessionMinPrice);
+    let hi = Math.min(this.maxPrice, this.priceDigitsLimit - 1, Number.MAX_SAFE_INTEGER);
+    if (this.hasSessionMax) hi = Math.min(hi, this.sessionMaxPrice);
+    if (this.hasRegulatorMax) hi = Math.min(hi, this.regulatorMaxPrice);
+    this.priceLo = lo;
+    this.priceHi = hi;
     this.refreshProduct();
   }
 
@@ -228,6 +238,14 @@ export class ResolvedRules {
   tradeableBid = NONE;
   tradeableAsk = NONE;
   clearingAllowed = true;
+  // Fast-path summaries (the detailed checks run only when one of these says "maybe not"):
+  /** Every static participant rule passes for a bid / an ask (status, rights, ask restriction, owner side, transmission, gas release). */
+  bidOk = false;
+  askOk = false;
+  /** No imbalance and no tradeable-quantity limit. */
+  limitsFree = true;
+  /** Clearing status and allowed asset pass. */
+  clearingOk = true;
 }
 
 function pick<T>(record: Record<string, T> | undefined, assetId: string): T | undefined {
@@ -253,5 +271,16 @@ export function resolveRules(target: ResolvedRules, client: ClientState, asset: 
   target.tradeableAsk = tq?.ask ?? NONE;
   const allowed = cc.clearing?.allowedAssets;
   target.clearingAllowed = allowed == null || allowed.includes('*') || allowed.includes(asset.assetId);
+  const sideOk = (side: number, can: boolean): boolean =>
+    client.active &&
+    can &&
+    !(side === ASK && client.restrictedAsk) &&
+    (target.ownerSide === NONE || target.ownerSide === side) &&
+    (asset.transmissionSide === NONE || (side === asset.transmissionSide ? client.transmissionActive : !client.transmissionPartner)) &&
+    (!asset.gasRelease || target.gasReleaseOk);
+  target.bidOk = sideOk(BID, target.canBid);
+  target.askOk = sideOk(ASK, target.canAsk);
+  target.limitsFree = target.imbalanceSide === NONE && target.tradeableBid === NONE && target.tradeableAsk === NONE;
+  target.clearingOk = client.clearingActive && target.clearingAllowed;
   target.epoch = epoch;
 }

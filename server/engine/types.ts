@@ -8,7 +8,6 @@
  * command's `at`; the engine never reads a clock.
  */
 import type { ErrorCode } from '../../protocol/error-codes.ts';
-import type { OrderEvent, TradeEvent } from './events.ts';
 import type { ExecutionType, OrderStatus, SessionPhase, ValidityType, Way } from '../../protocol/enums.ts';
 
 /** Decimals of every money amount the engine handles (funds, limits, margins, exposure). */
@@ -366,10 +365,10 @@ export type OrderEventKind =
 export type CancelReason = 'user' | 'ioc' | 'expired';
 
 export type EngineEvent =
-  /** An order changed: `kind`, `at`, `reason` (cancelled / expired), `order` (OrderView of that moment, built on first read). */
-  | OrderEvent
-  /** A match: `transaction` (TransactionView, built on first read). */
-  | TradeEvent
+  /** An order changed; `order` is a copy of the order at that moment; `reason` for cancelled / expired. */
+  | { type: 'order'; kind: OrderEventKind; order: OrderView; at: number; reason?: CancelReason }
+  /** A match: the SPEC §3 transaction. */
+  | { type: 'trade'; transaction: TransactionView }
   /** The new aggregate of one price level (qty 0 and orders 0: the level is gone). */
   | { type: 'level'; assetId: string; way: Way; price: number; qty: number; orders: number }
   | { type: 'deltaT'; kind: 'start' | 'end'; assetId: string; endsAt: number; price: number; at: number }

@@ -1,6 +1,5 @@
 import { expect } from 'vitest';
 import { Engine } from '../../../server/engine/engine.ts';
-import type { OrderEvent, TradeEvent } from '../../../server/engine/events.ts';
 import type {
   AddOrderCommand,
   AssetConfig,
@@ -116,6 +115,9 @@ export function harness(options: { asset?: Partial<AssetConfig>; clients?: Recor
   h.ok({ type: 'setPhase', at: T0, marketId: MARKET, phase: options.phase ?? 'trading', sessionDate: '2026-11-23' });
   return h;
 }
+
+type OrderEvent = Extract<EngineEvent, { type: 'order' }>;
+type TradeEvent = Extract<EngineEvent, { type: 'trade' }>;
 
 export function trades(r: EngineResult): TransactionView[] {
   return r.events.filter((e): e is TradeEvent => e.type === 'trade').map((e) => e.transaction);
