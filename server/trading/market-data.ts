@@ -13,6 +13,7 @@ import {
 import type { Engine } from '../engine/engine.ts';
 import type { EngineEvent, OrderEventKind, OrderView } from '../engine/types.ts';
 import type { StompGateway } from '../gateway/stomp-gateway.ts';
+import { OwnPrices } from './own-prices.ts';
 import { orderToWire, statsToWire, tradeToWire, transactionToWire } from './wire.ts';
 
 export interface MarketDataOptions {
@@ -59,7 +60,7 @@ export class MarketDataPublisher {
   private readonly lastPrice = new Map<string, number>();
   private readonly assetInfo: Map<string, { marketId: string; type: string }>;
   /** Live priced orders per asset and client, kept from the order events (no scans of the engine). */
-  private readonly live = new Map<string, Map<string, Map<number, { way: 'bid' | 'ask'; price: number | null; suspended: boolean }>>>();
+  private readonly ownPrices = new OwnPrices();
   /** Clients whose own best may have changed, per asset, since the last flush. */
   private readonly dirtyClients = new Map<string, Set<string>>();
   private flushTimer: NodeJS.Timeout | null = null;
@@ -74,18 +75,13 @@ export class MarketDataPublisher {
   }
 
   private track(order: OrderView): void {
-    let byClient = this.live.get(order.assetId);
-    if (!byClient) this.live.set(order.assetId, (byClient = new Map()));
-    let orders = byClient.get(order.clientCode);
-    if (!orders) byClient.set(order.clientCode, (orders = new Map()));
+    this.ownPrices.track(order);
     if (order.status === 'traded' || order.status === 'cancelled') {
-      orders.delete(order.orderId);
       const finished = this.recentlyFinished.get(order.clientCode) ?? [];
       finished.push(order);
       if (finished.length > RECENTLY_FINISHED_PER_CLIENT) finished.shift();
       this.recentlyFinished.set(order.clientCode, finished);
-    } else orders.set(order.orderId, { way: order.way, price: order.price, suspended: order.suspended });
-    if (orders.size === 0) byClient.delete(order.clientCode);
+    }
     let dirty = this.dirtyClients.get(order.assetId);
     if (!dirty) this.dirtyClients.set(order.assetId, (dirty = new Set()));
     dirty.add(order.clientCode);
@@ -258,15 +254,6 @@ export class MarketDataPublisher {
   watchRow(assetId: string): MarketWatchRow {
     const info = this.assetInfo.get(assetId);
     const book = this.options.engine.getBook(assetId, 1);
-    let participants = 0;
-    for (const orders of this.live.get(assetId)?.values() ?? []) {
-      for (const order of orders.values()) {
-        if (!order.suspended) {
-          participants++;
-          break;
-        }
-      }
-    }
     const stats = this.options.engine.getStats(assetId);
     return {
       assetId,
@@ -277,7 +264,7 @@ export class MarketDataPublisher {
       bestAsk: book?.asks[0]?.price ?? null,
       bestAskQty: book?.asks[0]?.qty ?? null,
       lastPrice: stats?.lastPrice ?? this.lastPrice.get(assetId) ?? null,
-      participants,
+      participants: this.ownPrices.participants(assetId),
       lastUpdate: new Date(this.now()).toISOString(),
     };
   }
@@ -294,18 +281,9 @@ export class MarketDataPublisher {
     this.dirtyClients.delete(assetId);
     const users = new Set<string>();
     for (const clientCode of dirty) for (const userId of usersOfClient(clientCode)) users.add(userId);
-    const byClient = this.live.get(assetId);
     const lastUpdate = new Date(this.now()).toISOString();
     for (const userId of users) {
-      let bid: number | null = null;
-      let ask: number | null = null;
-      for (const clientCode of this.options.clientsOfUser(userId)) {
-        for (const order of byClient?.get(clientCode)?.values() ?? []) {
-          if (order.suspended || order.price === null) continue;
-          if (order.way === 'bid' && (bid === null || order.price > bid)) bid = order.price;
-          if (order.way === 'ask' && (ask === null || order.price < ask)) ask = order.price;
-        }
-      }
+      const { bid, ask } = this.ownPrices.best(assetId, this.options.clientsOfUser(userId));
       gateway.sendToUser(userId, destinations.myMarketWatch, { assetId, ownBestBid: bid, ownBestAsk: ask, lastUpdate } satisfies OwnBest);
     }
   }
