@@ -15,6 +15,7 @@ import { buildOrderView, buildTransactionView } from './events.ts';
 import { computeStateHash } from './hash.ts';
 import { ExpiryHeap } from './heap.ts';
 import { OrderIndex } from './order-index.ts';
+import { exportEngineState, importEngineState, type EngineSnapshot, type SnapshotAccess } from './snapshot.ts';
 import { validateInternalState } from './validate.ts';
 import { AssetState, ClientState, MarketState, NONE, ResolvedRules, emptyStats, resolveRules, wayOf } from './state.ts';
 import {
@@ -1399,6 +1400,44 @@ export class Engine {
   /** Consistency problems of the books and aggregates; empty when all is well (see validate.ts). */
   validateInternalState(): string[] {
     return validateInternalState(this);
+  }
+
+  /** The whole state as plain JSON data (see snapshot.ts); the engine may go on while it is written. */
+  exportState(): EngineSnapshot {
+    return exportEngineState(this.snapshotAccess());
+  }
+
+  /** Loads a snapshot into this engine, which must be new (nothing executed). */
+  importState(snapshot: EngineSnapshot): void {
+    if (this.commandCount !== 0) throw new Error('importState() needs a new engine');
+    importEngineState(this.snapshotAccess(), snapshot);
+  }
+
+  /** A new engine in the state of `snapshot`: same stateHash(), same behaviour for every further command. */
+  static fromSnapshot(snapshot: EngineSnapshot): Engine {
+    const engine = new Engine();
+    engine.importState(snapshot);
+    return engine;
+  }
+
+  private snapshotAccess(): SnapshotAccess {
+    return {
+      markets: this.markets,
+      assets: this.assets,
+      clients: this.clients,
+      orders: this.orders,
+      expiries: this.expiries,
+      deltaTAssets: this.deltaTAssets,
+      getCounters: () => ({ nextOrderId: this.nextOrderId, nextTransactionId: this.nextTransactionId, nextPriority: this.nextPriority, epoch: this.epoch, now: this.now, commandCount: this.commandCount }),
+      setCounters: (c) => {
+        this.nextOrderId = c.nextOrderId;
+        this.nextTransactionId = c.nextTransactionId;
+        this.nextPriority = c.nextPriority;
+        this.epoch = c.epoch;
+        this.now = c.now;
+        this.commandCount = c.commandCount;
+      },
+    };
   }
 
   /** Internal state for validateInternalState() and stateHash() (read-only by convention). */

@@ -64,6 +64,12 @@ export class ExpiryHeap {
     ids[i] = lastId;
   }
 
+  /** Replaces the contents with entries in heap order, as entries() gave them (snapshot import). */
+  load(entries: ReadonlyArray<readonly [number, number]>): void {
+    this.times = entries.map((e) => e[0]);
+    this.ids = entries.map((e) => e[1]);
+  }
+
   /** Entries in heap order (for hashing and checks). */
   entries(): Array<[number, number]> {
     return this.times.map((t, i) => [t, this.ids[i]!]);

@@ -18,6 +18,8 @@ export class ReadModelProjector {
   private running: Promise<void> | null = null;
   private lastError: Error | null = null;
   private pendingSeq = 0;
+  /** The journal sequence whose events are all in the store. */
+  writtenSeq: number;
 
   /**
    * `batchIntervalMs`: the projector writes at most this often. Embedded PostgreSQL pays per
@@ -26,8 +28,21 @@ export class ReadModelProjector {
    */
   constructor(
     private readonly repository: TradingRepository,
+    watermark = 0,
     private readonly batchIntervalMs = 250,
-  ) {}
+  ) {
+    this.writtenSeq = watermark;
+  }
+
+  /** Resolves once every event up to `seq` is written (or after `timeoutMs`, reporting false). */
+  async caughtUpTo(seq: number, timeoutMs = 30_000): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.writtenSeq < seq) {
+      if (Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    return true;
+  }
 
   /** `journalSeq`: the journal record these events came from; written as the watermark with them. */
   onEvents = (events: EngineEvent[], journalSeq: number | null): void => {
@@ -49,7 +64,7 @@ export class ReadModelProjector {
   }
 
   private async drain(): Promise<void> {
-    while (this.orders.size > 0 || this.transactions.length > 0 || this.stats.size > 0) {
+    while (this.orders.size > 0 || this.transactions.length > 0 || this.stats.size > 0 || this.pendingSeq > this.writtenSeq) {
       if (this.batchIntervalMs > 0) await new Promise((resolve) => setTimeout(resolve, this.batchIntervalMs));
       const seq = this.pendingSeq;
       const orders = [...this.orders.values()];
@@ -63,7 +78,10 @@ export class ReadModelProjector {
         for (let start = 0; start < transactions.length; start += WRITE_SLICE) await this.repository.insertTransactions(transactions.slice(start, start + WRITE_SLICE));
         for (let start = 0; start < orders.length; start += WRITE_SLICE) await this.repository.upsertOrders(orders.slice(start, start + WRITE_SLICE));
         await this.repository.upsertStats(stats);
-        if (seq > 0) await this.repository.setWatermark(seq);
+        if (seq > this.writtenSeq) {
+          await this.repository.setWatermark(seq);
+          this.writtenSeq = seq;
+        }
       } catch (error) {
         // A failed write is kept as the last error; the next replay re-projects from the journal.
         this.lastError = error as Error;

@@ -1,5 +1,6 @@
 import { Engine } from '../engine/engine.ts';
 import { Journal } from '../engine/journal/journal.ts';
+import type { EngineSnapshot } from '../engine/snapshot.ts';
 import type { EngineCommand, EngineEvent, EngineResult } from '../engine/types.ts';
 
 /** What the journal keeps per command: the command and who sent it (idempotency keys rebuild from it). */
@@ -16,6 +17,24 @@ export interface SequencedResult extends EngineResult {
   journalSeq: number | null;
 }
 
+/** What a journal snapshot holds: the engine state after the snapshot's record, and the idempotency results. */
+export interface SequencerSnapshot {
+  engine: EngineSnapshot;
+  /**
+   * Idempotency key → result, trimmed to the events a retry needs (the result order's last order
+   * event). A result whose record was still being synced when the snapshot was taken keeps
+   * journalSeq null.
+   */
+  idempotency?: Array<[string, SequencedResult]>;
+}
+
+/** A remembered result without the events a retry does not need. */
+function compactResult(r: SequencedResult): SequencedResult {
+  let last: EngineEvent | undefined;
+  for (const event of r.events) if (event.type === 'order' && event.order.orderId === r.orderId) last = event;
+  return { ...r, events: last ? [last] : [] };
+}
+
 export type EventListener = (events: EngineEvent[], entry: JournalEntry, result: EngineResult, journalSeq: number) => void;
 
 export interface SequencerOptions {
@@ -26,7 +45,22 @@ export interface SequencerOptions {
   /** Receives the events of replayed records after `replayFromSeq` (to catch up read models). */
   onReplayedEvents?: (events: EngineEvent[], journalSeq: number) => void;
   replayFromSeq?: number;
+  /**
+   * Journaled commands between two engine snapshots (default 50,000; 0 disables them). A snapshot
+   * lets a restart replay only the records after it; the journal then drops the segments it covers.
+   */
+  snapshotEvery?: number;
+  /** Called when writing a snapshot failed (the journal stays usable; the next one is tried later). */
+  onSnapshotError?: (error: Error) => void;
+  /**
+   * Awaited before a snapshot of record `seq` is written (which lets the journal drop what it covers):
+   * the read models wait here until they hold every event up to `seq`, so a restart from the snapshot
+   * leaves them no gap.
+   */
+  beforeSnapshotWrite?: (seq: number) => Promise<void>;
 }
+
+export const DEFAULT_SNAPSHOT_EVERY = 50_000;
 
 /**
  * The single-threaded command processor around the engine: stamps each command with the time,
@@ -37,28 +71,51 @@ export interface SequencerOptions {
  * replaying the journal gives the same books without them.
  */
 export class Sequencer {
-  readonly engine = new Engine();
   private readonly listeners: EventListener[] = [];
   private readonly idempotency = new Map<string, SequencedResult>();
   private timer: NodeJS.Timeout | null = null;
   private failed: Error | null = null;
+  /** Journaled commands since the last snapshot (or since the start of the replay). */
+  private sinceSnapshot = 0;
+  private readonly snapshotEvery: number;
+  private readonly beforeSnapshotWrite: SequencerOptions['beforeSnapshotWrite'];
+  private readonly onSnapshotError: (error: Error) => void;
+  /** Snapshots handed to the journal and not yet written (close() waits for them). */
+  private readonly snapshotting = new Set<Promise<void>>();
 
   private constructor(
-    private readonly journal: Journal<JournalEntry>,
+    private readonly journal: Journal<JournalEntry, SequencerSnapshot>,
     private readonly now: () => number,
-  ) {}
+    readonly engine: Engine,
+    options: SequencerOptions,
+  ) {
+    this.snapshotEvery = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
+    this.onSnapshotError = options.onSnapshotError ?? ((error) => console.error('journal snapshot failed:', error));
+    this.beforeSnapshotWrite = options.beforeSnapshotWrite;
+  }
 
-  /** Opens the journal and replays it into a fresh engine. */
-  static async open(options: SequencerOptions): Promise<{ sequencer: Sequencer; replayed: number; truncatedBytes: number }> {
-    const { journal, recovered } = await Journal.open<JournalEntry, unknown>(options.journalDir);
-    const sequencer = new Sequencer(journal, options.now ?? Date.now);
+  /**
+   * Opens the journal and rebuilds the engine: from the newest snapshot when there is one, then the
+   * records after it. `snapshotSeq` is the record the snapshot covered (0 without one): replayed events
+   * (onReplayedEvents) start after it, so a read model whose watermark is older misses the events in
+   * between (`replayGap`).
+   */
+  static async open(options: SequencerOptions): Promise<{ sequencer: Sequencer; replayed: number; truncatedBytes: number; snapshotSeq: number; replayGap: { fromSeq: number; toSeq: number } | null }> {
+    const { journal, recovered } = await Journal.open<JournalEntry, SequencerSnapshot>(options.journalDir);
+    const snapshotSeq = recovered.snapshot?.seq ?? 0;
+    const engine = recovered.snapshot ? Engine.fromSnapshot(recovered.snapshot.state.engine) : new Engine();
+    const sequencer = new Sequencer(journal, options.now ?? Date.now, engine, options);
+    for (const [key, result] of recovered.snapshot?.state.idempotency ?? []) sequencer.idempotency.set(key, result);
+    const fromSeq = options.replayFromSeq ?? 0;
+    const replayGap = options.onReplayedEvents && fromSeq < snapshotSeq ? { fromSeq: fromSeq + 1, toSeq: snapshotSeq } : null;
     for (const record of recovered.records) {
       const result = sequencer.engine.execute(record.entry.command);
       sequencer.remember(record.entry, { ...result, journalSeq: record.seq });
       if (options.onReplayedEvents && record.seq > (options.replayFromSeq ?? 0) && result.events.length > 0) options.onReplayedEvents(result.events, record.seq);
     }
+    sequencer.sinceSnapshot = recovered.records.length;
     if (options.tickIntervalMs) sequencer.startTicking(options.tickIntervalMs);
-    return { sequencer, replayed: recovered.records.length, truncatedBytes: recovered.truncatedBytes };
+    return { sequencer, replayed: recovered.records.length, truncatedBytes: recovered.truncatedBytes, snapshotSeq, replayGap };
   }
 
   onEvents(listener: EventListener): () => void {
@@ -93,8 +150,12 @@ export class Sequencer {
     // Remembered before the sync so a retry that arrives meanwhile gets this same result.
     const pending = { ...result, journalSeq: null as number | null };
     this.remember(entry, pending);
+    const before = this.journal.lastSeq;
+    const appended = this.journal.append(entry);
+    // The append took its seq synchronously: the engine is exactly in the state after that record.
+    if (this.journal.lastSeq === before + 1 && this.snapshotEvery > 0 && ++this.sinceSnapshot >= this.snapshotEvery) this.takeSnapshot(before + 1);
     try {
-      pending.journalSeq = await this.journal.append(entry);
+      pending.journalSeq = await appended;
     } catch (error) {
       // The engine moved ahead of the disk: nothing more may be acknowledged. The process must restart.
       this.failed = error as Error;
@@ -124,7 +185,26 @@ export class Sequencer {
 
   async close(): Promise<void> {
     this.stopTicking();
+    await Promise.all(this.snapshotting);
     await this.journal.close();
+  }
+
+  /**
+   * Copies the engine state now (synchronously, right after executing record `seq`) and hands it to
+   * the journal, which writes it once every record up to `seq` is on disk, without holding up later
+   * commands. A snapshot that fails to be written changes nothing: the journal still holds the records.
+   */
+  private takeSnapshot(seq: number): void {
+    this.sinceSnapshot = 0;
+    const idempotency: Array<[string, SequencedResult]> = [];
+    for (const [key, result] of this.idempotency) idempotency.push([key, compactResult(result)]);
+    const state: SequencerSnapshot = { engine: this.engine.exportState(), idempotency };
+    const ready = this.beforeSnapshotWrite ? this.beforeSnapshotWrite(seq) : Promise.resolve();
+    const written = ready.then(() => this.journal.snapshot(seq, state)).catch((error: unknown) => {
+      if (!this.failed) this.onSnapshotError(error as Error);
+    });
+    this.snapshotting.add(written);
+    void written.finally(() => this.snapshotting.delete(written));
   }
 
   private remember(entry: JournalEntry, result: SequencedResult): void {

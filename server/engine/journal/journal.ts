@@ -89,9 +89,20 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+/** A snapshot queued behind the records appended before it (see snapshot()). */
+interface Rotation<S> {
+  rotation: true;
+  seq: number;
+  state: S;
+  /** First seq of the new segment: every record appended before the snapshot was asked for is below it. */
+  nextSegmentSeq: number;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
 export class Journal<T, S = unknown> {
   private handle: FileHandle | null = null;
-  private queue: Pending[] = [];
+  private queue: Array<Pending | Rotation<S>> = [];
   private flushing = false;
   private failed: Error | null = null;
   private nextSeq = 1;
@@ -136,30 +147,48 @@ export class Journal<T, S = unknown> {
   /**
    * Writes a snapshot of the state after record `seq`, starts a new segment and drops segments the
    * snapshot fully covers. Records after `seq` stay in the journal and are replayed on top of it.
+   *
+   * The snapshot queues behind every record appended so far: it is written only once they are all on
+   * disk (never when one of them failed), and the segment switch happens between two writes, so appends
+   * may go on meanwhile (they are written after it, into the new segment). `seq` must not be past the
+   * last appended record; records appended before the call but after `seq` stay covered by the journal.
    */
-  async snapshot(seq: number, state: S): Promise<void> {
-    await this.drain();
-    const file = join(this.dir, snapshotName(seq));
+  snapshot(seq: number, state: S): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('journal closed'));
+    if (this.failed) return Promise.reject(this.failed);
+    if (!(Number.isSafeInteger(seq) && seq >= 0 && seq <= this.lastSeq)) return Promise.reject(new Error(`snapshot seq ${seq} is not a journaled record (last ${this.lastSeq})`));
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ rotation: true, seq, state, nextSegmentSeq: this.nextSeq, resolve, reject });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  /** Runs between writes (the flush loop is paused on it): snapshot file, new segment, clean-up. */
+  private async rotate(r: Rotation<S>): Promise<void> {
+    const file = join(this.dir, snapshotName(r.seq));
     const temporary = `${file}.tmp`;
     const fd = openSync(temporary, 'w');
     try {
-      writeFileSync(fd, JSON.stringify({ seq, state }));
+      writeFileSync(fd, JSON.stringify({ seq: r.seq, state: r.state }));
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
     renameSync(temporary, file);
-    // Roll to a new segment starting after the snapshot; old segments and snapshots are now redundant.
-    await this.handle?.close();
-    this.handle = await open(join(this.dir, segmentName(this.nextSeq)), 'a');
+    // Roll to a new segment starting after the records written so far; old segments and snapshots are now redundant.
+    // (When the new segment cannot be opened, appends go on in the old one: the snapshot is still valid.)
+    const next = await open(join(this.dir, segmentName(r.nextSegmentSeq)), 'a');
+    const old = this.handle;
+    this.handle = next;
+    await old?.close();
     fsyncDirectory(this.dir);
     // A segment is covered when every record in it (up to the next segment's first seq) is at or before `seq`.
     const segments = this.segments();
     for (const [index, segment] of segments.entries()) {
-      const next = segments[index + 1];
-      if (next !== undefined && seqOf(next) - 1 <= seq) rmSync(join(this.dir, segment));
+      const following = segments[index + 1];
+      if (following !== undefined && seqOf(following) - 1 <= r.seq) rmSync(join(this.dir, segment));
     }
-    for (const old of this.snapshots()) if (seqOf(old) < seq) rmSync(join(this.dir, old));
+    for (const older of this.snapshots()) if (seqOf(older) < r.seq) rmSync(join(this.dir, older));
     fsyncDirectory(this.dir);
   }
 
@@ -181,8 +210,18 @@ export class Journal<T, S = unknown> {
     this.flushing = true;
     try {
       while (this.queue.length > 0) {
-        const batch = this.queue;
-        this.queue = [];
+        const head = this.queue[0]!;
+        if ('rotation' in head) {
+          this.queue.shift();
+          if (this.failed) head.reject(this.failed);
+          else await this.rotate(head).then(head.resolve, head.reject);
+          continue;
+        }
+        // the records up to the next snapshot, written and synced together
+        let end = 1;
+        while (end < this.queue.length && !('rotation' in this.queue[end]!)) end++;
+        const batch = this.queue.slice(0, end) as Pending[];
+        this.queue = this.queue.slice(end);
         try {
           await this.handle!.writev(batch.map((pending) => pending.buffer));
           await this.handle!.datasync();

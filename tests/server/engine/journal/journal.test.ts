@@ -92,6 +92,33 @@ describe('Journal', () => {
     await again.close();
   });
 
+  it('takes a snapshot while appends go on, without losing or misplacing records', async () => {
+    const dir = freshDir();
+    const { journal } = await Journal.open<number, { upTo: number }>(dir);
+    const appends: Array<Promise<number>> = [];
+    const snapshots: Array<Promise<void>> = [];
+    for (let n = 1; n <= 300; n++) {
+      appends.push(journal.append(n));
+      // not awaited: the snapshot queues behind the records before it, later appends go on meanwhile
+      if (n % 70 === 0) snapshots.push(journal.snapshot(n, { upTo: n }));
+    }
+    // a snapshot of an earlier record than the last appended one keeps the records after it
+    await Promise.all(appends);
+    for (let n = 301; n <= 305; n++) appends.push(journal.append(n));
+    snapshots.push(journal.snapshot(302, { upTo: 302 }));
+    for (let n = 306; n <= 310; n++) appends.push(journal.append(n));
+    expect(await Promise.all(appends)).toEqual(Array.from({ length: 310 }, (_, i) => i + 1));
+    await Promise.all(snapshots);
+    await expect(journal.snapshot(400, { upTo: 400 })).rejects.toThrow(/not a journaled record/);
+    await journal.close();
+
+    const { journal: again, recovered } = await Journal.open<number, { upTo: number }>(dir);
+    expect(recovered.snapshot).toEqual({ seq: 302, state: { upTo: 302 } });
+    expect(recovered.records.map((record) => record.entry)).toEqual([303, 304, 305, 306, 307, 308, 309, 310]);
+    expect(readdirSync(dir).filter((file) => file.startsWith('snapshot-'))).toHaveLength(1);
+    await again.close();
+  });
+
   it('decodes nothing from garbage', () => {
     expect(decodeRecords(Buffer.from('not a journal at all')).records).toEqual([]);
     expect(decodeRecords(Buffer.alloc(0)).validBytes).toBe(0);

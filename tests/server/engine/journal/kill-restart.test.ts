@@ -16,9 +16,10 @@ afterAll(() => {
 });
 
 /** Runs the child until it has acknowledged `killAfter` commands, then SIGKILLs it. */
-function runAndKill(dir: string, killAfter: number): Promise<{ acked: number; highestAckedSeq: number }> {
+function runAndKill(dir: string, killAfter: number, snapshotEvery?: number): Promise<{ acked: number; highestAckedSeq: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'crash-child.ts'), dir, String(SEED), String(COUNT)], {
+    const args = [join(import.meta.dirname, 'crash-child.ts'), dir, String(SEED), String(COUNT), ...(snapshotEvery === undefined ? [] : [String(snapshotEvery)])];
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let acked = 0;
@@ -55,19 +56,29 @@ function uninterrupted(journaled: number): Engine {
 }
 
 describe('kill without warning, restart, replay', () => {
-  it.each([500, 7_000])('recovers the same books and orders after a SIGKILL past %i acknowledgements', async (killAfter) => {
+  it.each([
+    [500, undefined],
+    [7_000, undefined],
+    [7_000, 1_000],
+  ])('recovers the same books and orders after a SIGKILL past %i acknowledgements (snapshot every %s)', async (killAfter, snapshotEvery) => {
     const dir = mkdtempSync(join(tmpdir(), 'kill-restart-'));
     dirs.push(dir);
-    const { acked, highestAckedSeq } = await runAndKill(dir, killAfter);
+    const { acked, highestAckedSeq } = await runAndKill(dir, killAfter, snapshotEvery);
     expect(acked).toBeGreaterThanOrEqual(killAfter);
     expect(acked).toBeLessThan(COUNT); // killed mid-run, not after the end
 
-    const { sequencer, replayed } = await Sequencer.open({ journalDir: dir, tickIntervalMs: 0 });
+    const { sequencer, replayed, snapshotSeq } = await Sequencer.open({ journalDir: dir, tickIntervalMs: 0 });
     try {
+      if (snapshotEvery !== undefined) {
+        // recovery went through a snapshot and replayed only the tail after it
+        expect(snapshotSeq).toBeGreaterThan(0);
+        expect(replayed).toBeLessThan(highestAckedSeq);
+      } else expect(snapshotSeq).toBe(0);
+      const recovered = snapshotSeq + replayed;
       // Everything acknowledged survived (a few more may have reached the disk unacknowledged).
-      expect(replayed).toBeGreaterThanOrEqual(highestAckedSeq);
+      expect(recovered).toBeGreaterThanOrEqual(highestAckedSeq);
       expect(sequencer.engine.validateInternalState()).toEqual([]);
-      const reference = uninterrupted(replayed);
+      const reference = uninterrupted(recovered);
       expect(sequencer.engine.stateHash()).toBe(reference.stateHash());
       expect(sequencer.engine.listOrders().length).toBe(reference.listOrders().length);
     } finally {
