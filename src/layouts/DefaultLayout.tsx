@@ -1,18 +1,21 @@
 import { Outlet } from '@tanstack/react-router';
 import { LayoutContext } from './LayoutContext.ts';
 import { AppFooter, AppHeader } from './AppHeader.tsx';
+import { TradingDeskProvider } from '../trading/TradingDesk.tsx';
 
 /** The default layout: header with navigation and tools, the page, a footer. */
 export function DefaultLayout() {
   return (
     <LayoutContext.Provider value="default">
-      <div className="layout layout-default">
-        <AppHeader />
-        <main className="app-main" id="main">
-          <Outlet />
-        </main>
-        <AppFooter />
-      </div>
+      <TradingDeskProvider>
+        <div className="layout layout-default">
+          <AppHeader />
+          <main className="app-main" id="main">
+            <Outlet />
+          </main>
+          <AppFooter />
+        </div>
+      </TradingDeskProvider>
     </LayoutContext.Provider>
   );
 }

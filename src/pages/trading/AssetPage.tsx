@@ -1,15 +1,16 @@
 import { Link, useLoaderData } from '@tanstack/react-router';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { usePageTitle } from '../../app/use-page-title.ts';
-import { MarketPhaseBadge } from '../../components/PhaseBadge.tsx';
-import { PlaceholderPanel } from '../../components/PlaceholderPanel.tsx';
+import { PhaseBadge } from '../../components/PhaseBadge.tsx';
 import { enumLabelKey } from '../../i18n/enum-labels.ts';
 import { formatCalendarDate, formatMinor } from '../../i18n/format.ts';
 import { localePath } from '../../i18n/locale.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
 import type { AssetData } from './loaders.ts';
+import { AssetTrading, AssetShortcuts, BuySellButtons, StatsCard } from '../../trading/AssetTrading.tsx';
+import { Permissions } from '../../trading/TradingDesk.tsx';
 
-/** Trading view of one asset: its specification now; book and order entry with the trading screens. */
+/** Trading view of one asset: live book, order entry, own orders, transactions, statistics and specification. */
 export function AssetPage() {
   const intl = useIntl();
   const locale = useLocale();
@@ -63,9 +64,15 @@ export function AssetPage() {
             </p>
           )}
         </div>
-        <MarketPhaseBadge marketId={asset.marketId} />
+        <div className="page-header-actions">
+          <Permissions asset={asset}>{(permissions) => <PhaseBadge phase={permissions?.phase ?? null} />}</Permissions>
+          <BuySellButtons asset={asset} />
+        </div>
       </div>
+      <AssetShortcuts asset={asset} />
+      <AssetTrading asset={asset} />
       <div className="two-col-grid">
+        <StatsCard asset={asset} />
         <section className="card" aria-labelledby="spec-title">
           <div className="card-header">
             <h2 id="spec-title">
@@ -103,7 +110,6 @@ export function AssetPage() {
             </ul>
           )}
         </section>
-        <PlaceholderPanel title={<FormattedMessage id="asset.book" />} />
       </div>
     </div>
   );

@@ -7,6 +7,33 @@ import { enumLabelKey } from '../../i18n/enum-labels.ts';
 import { localePath } from '../../i18n/locale.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
 import type { MarketAccountData } from './loaders.ts';
+import { LiveMarketWatch } from '../../trading/MarketWatch.tsx';
+import { useMyOrders } from '../../trading/live.ts';
+import { OrdersTable } from '../../trading/OrdersTable.tsx';
+import { useTradingDesk } from '../../trading/TradingDesk.tsx';
+import { TransactionsPanel } from '../../trading/TransactionsPanel.tsx';
+
+function MyOrdersCard({ data }: { data: MarketAccountData }) {
+  const intl = useIntl();
+  const desk = useTradingDesk();
+  const orders = useMyOrders();
+  const assetIds = new Set(data.assets.map((asset) => asset.id));
+  return (
+    <section className="card grid-span-all" aria-labelledby="account-orders">
+      <div className="card-header">
+        <h2 id="account-orders">
+          <FormattedMessage id="orders.title" />
+        </h2>
+      </div>
+      <OrdersTable
+        orders={data.market ? orders.filter((order) => assetIds.has(order.assetId)) : orders}
+        assets={data.assets}
+        onAction={desk.openTicket}
+        label={intl.formatMessage({ id: 'orders.title' })}
+      />
+    </section>
+  );
+}
 
 /** The client accounts the user trades for, with the markets; the account figures come with clearing. */
 function AccountSummary({ data }: { data: MarketAccountData | null }) {
@@ -72,6 +99,10 @@ export function TradingAccountPage() {
       <div className="two-col-grid">
         <AccountSummary data={data} />
         <PlaceholderPanel title={<FormattedMessage id="tradingAccount.figures" />} />
+        <MyOrdersCard data={data} />
+        <div className="grid-span-all">
+          <TransactionsPanel assets={data.assets} />
+        </div>
       </div>
     </div>
   );
@@ -119,6 +150,20 @@ export function MarketAccountPage() {
             ))}
           </ul>
         </section>
+        {data.market && (
+          <section className="card grid-span-all" aria-labelledby="market-watch-title">
+            <div className="card-header">
+              <h2 id="market-watch-title">
+                <FormattedMessage id="marketWatch.heading" />
+              </h2>
+            </div>
+            <LiveMarketWatch marketId={data.market.id} assets={data.assets} label={intl.formatMessage({ id: 'marketWatch.title' }, { market: data.market.name })} />
+          </section>
+        )}
+        <MyOrdersCard data={data} />
+        <div className="grid-span-all">
+          <TransactionsPanel assets={data.assets} />
+        </div>
         <div className="grid-span-all">
           <PlaceholderPanel title={<FormattedMessage id="tradingAccount.figures" />} />
         </div>

@@ -7,6 +7,8 @@ import { localePath } from '../../i18n/locale.ts';
 import type { MessageKey } from '../../i18n/messages/index.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
 import type { WorkspaceData } from './loaders.ts';
+import { LiveMarketWatch } from '../../trading/MarketWatch.tsx';
+import { Workspaces } from '../../trading/Workspaces.tsx';
 
 type Variant = 'default' | 'better' | 'horizontal' | 'vertical';
 
@@ -18,14 +20,13 @@ const variants: ReadonlyArray<{ variant: Variant; path: string; label: MessageKe
 ];
 
 /**
- * The personal workspace and its three variants (SPEC §2). The live panels (market watch, books,
- * order entry) come with the trading screens; until then the page shows the markets and assets the
- * workspace will hold, in the variant's arrangement.
+ * The personal workspace and its three variants (SPEC §2): the live market watch of every market the
+ * user sees, in the variant's arrangement; a row opens the asset's trading view, B/S a ticket.
  */
 function Workspace({ variant }: { variant: Variant }) {
   const intl = useIntl();
   const locale = useLocale();
-  const { markets, assets } = useLoaderData({ strict: false }) as WorkspaceData;
+  const { markets, rings, assets } = useLoaderData({ strict: false }) as WorkspaceData;
   const current = variants.find((candidate) => candidate.variant === variant)!;
   usePageTitle(intl.formatMessage({ id: current.label }));
   return (
@@ -39,7 +40,7 @@ function Workspace({ variant }: { variant: Variant }) {
             <FormattedMessage id={current.label} />
           </h1>
           <p className="muted">
-            <FormattedMessage id="placeholder.comingWithIssue" />
+            <FormattedMessage id="workspace.hint" />
           </p>
         </div>
       </div>
@@ -57,33 +58,30 @@ function Workspace({ variant }: { variant: Variant }) {
           </Link>
         ))}
       </nav>
-      <div className={`workspace workspace-${variant}`}>
-        {markets.map((market) => {
-          const marketAssets = assets.filter((asset) => asset.marketId === market.id);
-          return (
-            <section key={market.id} className="card workspace-panel" aria-labelledby={`ws-${market.id}`}>
-              <div className="workspace-panel-header">
-                <h2 id={`ws-${market.id}`}>{market.name}</h2>
-                <MarketPhaseBadge marketId={market.id} />
-              </div>
-              <p className="muted small">
-                <FormattedMessage id={enumLabelKey('commodity', market.commodity)} /> ·{' '}
-                <FormattedMessage id={enumLabelKey('marketKind', market.kind)} />
-              </p>
-              <ul className="asset-list">
-                {marketAssets.map((asset) => (
-                  <li key={asset.id}>
-                    <Link to={localePath(locale, `/trading/market/${market.id}/assets/${asset.id}`)}>
-                      <span className="mono">{asset.code}</span>
-                      <span className="muted small">{asset.name}</span>
-                    </Link>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          );
-        })}
-      </div>
+      <Workspaces
+        reference={{ markets, rings, assets }}
+        variant={variant}
+        fallback={
+          <div className={`workspace workspace-${variant}`}>
+            {markets.map((market) => {
+              const marketAssets = assets.filter((asset) => asset.marketId === market.id);
+              return (
+                <section key={market.id} className="card workspace-panel" aria-labelledby={`ws-${market.id}`}>
+                  <div className="workspace-panel-header">
+                    <h2 id={`ws-${market.id}`}>{market.name}</h2>
+                    <MarketPhaseBadge marketId={market.id} />
+                  </div>
+                  <p className="muted small">
+                    <FormattedMessage id={enumLabelKey('commodity', market.commodity)} /> ·{' '}
+                    <FormattedMessage id={enumLabelKey('marketKind', market.kind)} />
+                  </p>
+                  <LiveMarketWatch marketId={market.id} assets={marketAssets} label={intl.formatMessage({ id: 'marketWatch.title' }, { market: market.name })} />
+                </section>
+              );
+            })}
+          </div>
+        }
+      />
     </div>
   );
 }

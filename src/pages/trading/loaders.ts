@@ -1,5 +1,5 @@
 import { notFound } from '@tanstack/react-router';
-import type { AssetSpecification, Market } from '../../../protocol/reference.ts';
+import type { AssetSpecification, Market, Ring } from '../../../protocol/reference.ts';
 import { fetchAssets, fetchMarkets } from '../../api/reference.ts';
 
 /** Ids in URLs: the server's format for asset and market ids. Anything else is a 404 before any request. */
@@ -45,10 +45,11 @@ export async function loadAsset(marketId: string | undefined, assetId: string): 
 
 export interface WorkspaceData {
   markets: Market[];
+  rings: Ring[];
   assets: AssetSpecification[];
 }
 
 export async function loadWorkspace(): Promise<WorkspaceData> {
-  const [{ markets }, assets] = await Promise.all([fetchMarkets(), fetchAssets()]);
-  return { markets, assets };
+  const [{ markets, rings }, assets] = await Promise.all([fetchMarkets(), fetchAssets()]);
+  return { markets, rings, assets };
 }

@@ -1,0 +1,466 @@
+import * as Dialog from '@radix-ui/react-dialog';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import {
+  orderTicketMachineWithApi,
+  type OrderForm,
+  type OrderFormField,
+  type OrderTicketMode,
+  type TicketAsset,
+} from '../../machines/order-ticket.machine.ts';
+import type { PhasePermissions } from '../../machines/session-phase.machine.ts';
+import { multiplyToAmount, parseDecimal } from '../../protocol/decimal.ts';
+import { executionTypes, validityTypes, ways, type ExecutionType, type ValidityType, type Way } from '../../protocol/enums.ts';
+import type { Order } from '../../protocol/market-data.ts';
+import type { AssetSpecification, Market } from '../../protocol/reference.ts';
+import type { OrdersApi } from '../../streams/api.ts';
+import { useReturnFocus } from '../components/dialogs/return-focus.ts';
+import { enumLabelKey } from '../i18n/enum-labels.ts';
+import { formatApiError } from '../i18n/format-error.ts';
+import { formatMinor } from '../i18n/format.ts';
+import type { MessageKey } from '../i18n/messages/index.ts';
+
+export interface OrderTicketRequest {
+  mode: OrderTicketMode;
+  asset: AssetSpecification;
+  order?: Order | null;
+  defaults?: Partial<OrderForm>;
+}
+
+export interface OrderDialogProps {
+  /** The ticket to show; null closes the dialog. */
+  request: OrderTicketRequest | null;
+  onClose: () => void;
+  api: OrdersApi;
+  /** The client codes the user acts for (brokers, agencies). */
+  clientCodes: readonly string[];
+  permissions: PhasePermissions | null;
+  onAccepted?: (order: Order | null, mode: OrderTicketMode) => void;
+  /** Idempotency key prefix (tests). */
+  keyPrefix?: string;
+  /** Markets and assets the user may trade: a new order can move to another one (market and asset selects). */
+  markets?: readonly Market[];
+  assets?: readonly AssetSpecification[];
+  /** A new order moved to another asset: the desk opens a fresh ticket for it with these values. */
+  onAssetChange?: (asset: AssetSpecification, carried: Partial<OrderForm>) => void;
+}
+
+const titles: Record<OrderTicketMode, MessageKey> = {
+  add: 'ticket.title.add',
+  modify: 'ticket.title.modify',
+  cancel: 'ticket.title.cancel',
+  suspend: 'ticket.title.suspend',
+  activate: 'ticket.title.activate',
+};
+const submitLabels: Record<OrderTicketMode, MessageKey> = {
+  add: 'ticket.submit.add',
+  modify: 'ticket.submit.modify',
+  cancel: 'ticket.submit.cancel',
+  suspend: 'ticket.submit.suspend',
+  activate: 'ticket.submit.activate',
+};
+const descriptions: Record<OrderTicketMode, MessageKey> = {
+  add: 'ticket.describe.add',
+  modify: 'ticket.describe.modify',
+  cancel: 'ticket.describe.cancel',
+  suspend: 'ticket.describe.suspend',
+  activate: 'ticket.describe.activate',
+};
+
+/** The machine's validation keys in the catalogue's names (SPEC §5 messages). */
+const validationMessage: Record<string, MessageKey> = {
+  'validation.priceRequired': 'validation.priceRequired',
+  'validation.invalidPrice': 'validation.priceInvalid',
+  'validation.invalidQuantity': 'validation.quantityInvalid',
+  'validation.fieldRequired': 'validation.fieldRequired',
+};
+
+export function ticketAsset(asset: AssetSpecification): TicketAsset {
+  return {
+    assetId: asset.id,
+    priceDecimals: asset.priceDecimals,
+    quantityDecimals: asset.quantityDecimals,
+    priceStep: asset.priceStep,
+    quantityStep: asset.quantityStep,
+    minQuantity: asset.minQuantity,
+    maxQuantity: asset.maxQuantity,
+  };
+}
+
+/** An ISO instant as the value of a datetime-local input (the browser's time zone). */
+function toLocalInput(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** What a new order keeps when it moves to another asset (prices and quantities do not carry over). */
+function carried(form: OrderForm): Partial<OrderForm> {
+  return { way: form.way, clientCode: form.clientCode, validityType: form.validityType, executionType: form.executionType };
+}
+
+/** The order value shown instead of the margin (marginBps is not on the wire). */
+export function orderValue(form: OrderForm, asset: AssetSpecification): number | null {
+  const price = parseDecimal(form.price, asset.priceDecimals);
+  const qty = parseDecimal(form.qty, asset.quantityDecimals);
+  if (!price.ok || !qty.ok || price.value <= 0 || qty.value <= 0) return null;
+  try {
+    return multiplyToAmount(price.value, asset.priceDecimals, qty.value, asset.quantityDecimals, 2);
+  } catch {
+    return null;
+  }
+}
+
+function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, keyPrefix, markets = [], assets = [], onAssetChange }: OrderDialogProps & { request: OrderTicketRequest }) {
+  const intl = useIntl();
+  const idBase = useId();
+  const machine = useMemo(() => orderTicketMachineWithApi(api), [api]);
+  const defaults = useMemo(() => {
+    const values: Partial<OrderForm> = { validityType: 'day', executionType: 'normal', ...request.defaults };
+    if (!values.clientCode && clientCodes.length === 1) values.clientCode = clientCodes[0]!;
+    return values;
+  }, [request.defaults, clientCodes]);
+  const actor = useActorRef(machine, {
+    input: {
+      mode: request.mode,
+      asset: ticketAsset(request.asset),
+      order: request.order ?? null,
+      defaults,
+      permissions,
+      ...(keyPrefix ? { keyPrefix } : {}),
+    },
+  });
+  const state = useSelector(actor, (snapshot) => snapshot);
+  const { form, errors, blocked, refusal, mode } = state.context;
+  const submitting = state.matches('submitting');
+  const accepted = state.matches('accepted');
+  const editable = mode === 'add' || mode === 'modify';
+  const asset = request.asset;
+
+  useEffect(() => {
+    actor.send({ type: 'PERMISSIONS', permissions });
+  }, [actor, permissions]);
+
+  const acceptedRef = useRef(false);
+  useEffect(() => {
+    if (accepted && !acceptedRef.current) {
+      acceptedRef.current = true;
+      onAccepted?.((state.context.result as Order | null) ?? null, mode);
+      onClose();
+    }
+  }, [accepted, mode, onAccepted, onClose, state.context.result]);
+
+  const [localValidity, setLocalValidity] = useState(() => (form.validityType === 'GTSV' && form.validity ? toLocalInput(form.validity) : ''));
+
+  const change = (values: Partial<OrderForm>) => actor.send({ type: 'CHANGE', values });
+  const submit = () => {
+    if (submitting) return;
+    if (state.matches('refused')) actor.send({ type: 'RETRY' });
+    else actor.send({ type: 'SUBMIT' });
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
+    const target = event.target as HTMLElement;
+    if (target.tagName === 'BUTTON' || target.tagName === 'TEXTAREA') return;
+    event.preventDefault();
+    submit();
+  };
+
+  const fieldId = (field: OrderFormField) => `${idBase}-${field}`;
+  const errorOf = (field: OrderFormField) => {
+    const key = errors[field];
+    return key ? (validationMessage[key] ?? 'validation.fieldRequired') : null;
+  };
+  const fieldProps = (field: OrderFormField) => {
+    const error = errorOf(field);
+    return {
+      id: fieldId(field),
+      'aria-invalid': error ? true : undefined,
+      'aria-describedby': error ? `${fieldId(field)}-error` : undefined,
+      disabled: submitting,
+    };
+  };
+  const fieldError = (field: OrderFormField) => {
+    const error = errorOf(field);
+    return error ? (
+      <p className="field-error" id={`${fieldId(field)}-error`} role="alert">
+        <FormattedMessage id={error} />
+      </p>
+    ) : null;
+  };
+  const fieldClass = (field: OrderFormField) => (errorOf(field) ? 'field field-invalid' : 'field');
+
+  const value = editable ? orderValue(form, asset) : null;
+  const problem = blocked ?? refusal;
+  const order = request.order ?? null;
+
+  return (
+    <form
+      className="order-ticket"
+      noValidate
+      onKeyDown={onKeyDown}
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+      data-mode={mode}
+    >
+      <Dialog.Description className="dialog-description">
+        <FormattedMessage id={descriptions[mode]} values={{ asset: asset.name, orderId: order?.orderId ?? '' }} />
+      </Dialog.Description>
+      {order && !editable && (
+        <p className="ticket-summary">
+          <FormattedMessage
+            id="ticket.summary"
+            values={{
+              way: intl.formatMessage({ id: enumLabelKey('way', order.way) }),
+              qty: formatMinor(intl, order.offeredQty, asset.quantityDecimals),
+              unit: asset.unit,
+              price: order.price === null ? '—' : formatMinor(intl, order.price, asset.priceDecimals),
+              client: order.clientCode,
+            }}
+          />
+        </p>
+      )}
+      {mode === 'add' && onAssetChange && assets.length > 0 && (
+        <div className="ticket-grid">
+          <div className="field">
+            <label htmlFor={`${idBase}-market`}>
+              <FormattedMessage id="ticket.market" />
+            </label>
+            <select
+              id={`${idBase}-market`}
+              value={asset.marketId}
+              disabled={submitting}
+              onChange={(e) => {
+                const next = assets.find((candidate) => candidate.marketId === e.target.value);
+                if (next) onAssetChange(next, carried(form));
+              }}
+            >
+              {markets
+                .filter((market) => assets.some((candidate) => candidate.marketId === market.id))
+                .map((market) => (
+                  <option key={market.id} value={market.id}>
+                    {market.name}
+                  </option>
+                ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={`${idBase}-asset`}>
+              <FormattedMessage id="ticket.asset" />
+            </label>
+            <select
+              id={`${idBase}-asset`}
+              value={asset.id}
+              disabled={submitting}
+              onChange={(e) => {
+                const next = assets.find((candidate) => candidate.id === e.target.value);
+                if (next) onAssetChange(next, carried(form));
+              }}
+            >
+              {assets
+                .filter((candidate) => candidate.marketId === asset.marketId)
+                .map((candidate) => (
+                  <option key={candidate.id} value={candidate.id}>
+                    {candidate.code}
+                  </option>
+                ))}
+            </select>
+          </div>
+        </div>
+      )}
+      {editable && (
+        <div className="ticket-grid">
+          <div className={fieldClass('way')}>
+            <label htmlFor={fieldId('way')}>
+              <FormattedMessage id="ticket.way" />
+            </label>
+            <select {...fieldProps('way')} value={form.way} disabled={submitting || mode !== 'add'} onChange={(e) => change({ way: e.target.value as Way })}>
+              <option value="">{intl.formatMessage({ id: 'ticket.choose' })}</option>
+              {ways.map((way) => (
+                <option key={way} value={way}>
+                  {intl.formatMessage({ id: enumLabelKey('way', way) })}
+                </option>
+              ))}
+            </select>
+            {fieldError('way')}
+          </div>
+          <div className={fieldClass('clientCode')}>
+            <label htmlFor={fieldId('clientCode')}>
+              <FormattedMessage id="ticket.clientCode" />
+            </label>
+            <select
+              {...fieldProps('clientCode')}
+              value={form.clientCode}
+              disabled={submitting || mode !== 'add'}
+              onChange={(e) => change({ clientCode: e.target.value })}
+            >
+              <option value="">{intl.formatMessage({ id: 'ticket.choose' })}</option>
+              {(mode === 'add' ? clientCodes : [form.clientCode]).map((code) => (
+                <option key={code} value={code}>
+                  {code}
+                </option>
+              ))}
+            </select>
+            {fieldError('clientCode')}
+          </div>
+          <div className={fieldClass('price')}>
+            <label htmlFor={fieldId('price')}>
+              <FormattedMessage id="ticket.price" values={{ currency: asset.currency }} />
+            </label>
+            <input {...fieldProps('price')} inputMode="decimal" autoComplete="off" value={form.price} onChange={(e) => change({ price: e.target.value })} />
+            {fieldError('price')}
+          </div>
+          <div className={fieldClass('qty')}>
+            <label htmlFor={fieldId('qty')}>
+              <FormattedMessage id="ticket.quantity" values={{ unit: asset.unit }} />
+            </label>
+            <input {...fieldProps('qty')} inputMode="decimal" autoComplete="off" value={form.qty} onChange={(e) => change({ qty: e.target.value })} />
+            {fieldError('qty')}
+          </div>
+          <div className={fieldClass('validityType')}>
+            <label htmlFor={fieldId('validityType')}>
+              <FormattedMessage id="ticket.validityType" />
+            </label>
+            <select
+              {...fieldProps('validityType')}
+              value={form.validityType}
+              onChange={(e) => {
+                setLocalValidity('');
+                change({ validityType: e.target.value as ValidityType, validity: '' });
+              }}
+            >
+              <option value="">{intl.formatMessage({ id: 'ticket.choose' })}</option>
+              {validityTypes.map((type) => (
+                <option key={type} value={type}>
+                  {intl.formatMessage({ id: enumLabelKey('validityType', type) })}
+                </option>
+              ))}
+            </select>
+            {fieldError('validityType')}
+          </div>
+          {mode === 'add' && (
+            <div className="field">
+              <label htmlFor={fieldId('executionType')}>
+                <FormattedMessage id="ticket.executionType" />
+              </label>
+              <select {...fieldProps('executionType')} value={form.executionType} onChange={(e) => change({ executionType: e.target.value as ExecutionType })}>
+                {executionTypes.map((type) => (
+                  <option key={type} value={type}>
+                    {intl.formatMessage({ id: enumLabelKey('executionType', type) })}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          {form.validityType === 'GTD' && (
+            <div className={fieldClass('validity')}>
+              <label htmlFor={fieldId('validity')}>
+                <FormattedMessage id="ticket.validityDate" />
+              </label>
+              <input {...fieldProps('validity')} type="date" value={form.validity.slice(0, 10)} onChange={(e) => change({ validity: e.target.value })} />
+              {fieldError('validity')}
+            </div>
+          )}
+          {form.validityType === 'GTSV' && (
+            <div className={fieldClass('validity')}>
+              <label htmlFor={fieldId('validity')}>
+                <FormattedMessage id="ticket.validityDateTime" />
+              </label>
+              <input
+                {...fieldProps('validity')}
+                type="datetime-local"
+                value={localValidity}
+                onChange={(e) => {
+                  setLocalValidity(e.target.value);
+                  const date = new Date(e.target.value);
+                  change({ validity: e.target.value && !Number.isNaN(date.getTime()) ? date.toISOString() : '' });
+                }}
+              />
+              {fieldError('validity')}
+            </div>
+          )}
+        </div>
+      )}
+      {editable && (
+        <div className="ticket-value" aria-live="polite">
+          <span className="ticket-value-label">
+            <FormattedMessage id="ticket.orderValue" />
+          </span>{' '}
+          <strong className="mono" data-testid="order-value">
+            {value === null ? '—' : `${formatMinor(intl, value, 2)} ${asset.currency}`}
+          </strong>
+          <p className="field-hint">
+            <FormattedMessage id="ticket.orderValueNote" />
+          </p>
+        </div>
+      )}
+      {problem && (
+        <div className="alert alert-error" role="alert">
+          {formatApiError(intl, problem)}
+        </div>
+      )}
+      <div className="dialog-actions">
+        <Dialog.Close asChild>
+          <button type="button" className="button button-secondary" disabled={submitting}>
+            <FormattedMessage id="ticket.close" />
+          </button>
+        </Dialog.Close>
+        <button
+          type="submit"
+          className={mode === 'cancel' ? 'button button-danger' : form.way === 'ask' ? 'button button-ask' : 'button button-primary'}
+          disabled={submitting}
+          aria-busy={submitting || undefined}
+        >
+          <FormattedMessage id={submitting ? 'ticket.sending' : submitLabels[mode]} />
+        </button>
+      </div>
+    </form>
+  );
+}
+
+const ticketKeys = new WeakMap<OrderTicketRequest, number>();
+let nextTicketKey = 1;
+/** A fresh machine for every request (a new object each time a ticket is opened). */
+function ticketKey(request: OrderTicketRequest): number {
+  let key = ticketKeys.get(request);
+  if (key === undefined) {
+    key = nextTicketKey++;
+    ticketKeys.set(request, key);
+  }
+  return key;
+}
+
+/**
+ * The order dialog (SPEC §2): add, modify, cancel, suspend, activate, driven by the order ticket
+ * machine. Enter sends, Escape closes (Radix), focus goes back to what opened it.
+ */
+export function OrderDialog(props: OrderDialogProps) {
+  const intl = useIntl();
+  const returnFocus = useReturnFocus();
+  const { request, onClose } = props;
+  return (
+    <Dialog.Root open={request !== null} onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content
+          className="dialog dialog-wide"
+          onOpenAutoFocus={() => returnFocus.remember()}
+          onCloseAutoFocus={(event) => returnFocus.restore(event)}
+        >
+          {request && (
+            <>
+              <Dialog.Title className="dialog-title">
+                {intl.formatMessage({ id: titles[request.mode] }, { asset: request.asset.name, orderId: request.order?.orderId ?? '' })}
+              </Dialog.Title>
+              <Ticket key={ticketKey(request)} {...props} request={request} />
+            </>
+          )}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

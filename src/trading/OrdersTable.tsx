@@ -1,0 +1,120 @@
+import { FormattedMessage, useIntl } from 'react-intl';
+import type { Order } from '../../protocol/market-data.ts';
+import type { AssetSpecification } from '../../protocol/reference.ts';
+import { DataTable, type DataTableColumn } from '../components/DataTable.tsx';
+import { enumLabelKey, orderStatusLabelKey } from '../i18n/enum-labels.ts';
+import { formatExchangeDateTime, formatMinor } from '../i18n/format.ts';
+import type { OrderTicketRequest } from './OrderDialog.tsx';
+import { isLiveOrder } from './live.ts';
+
+export interface OrdersTableProps {
+  orders: readonly Order[];
+  assets: readonly AssetSpecification[];
+  /** Only this asset's orders. */
+  assetId?: string;
+  onAction: (request: OrderTicketRequest) => void;
+  label: string;
+}
+
+/** My active orders, live; modify, cancel, suspend or activate from the row (the order dialog confirms). */
+export function OrdersTable({ orders, assets, assetId, onAction, label }: OrdersTableProps) {
+  const intl = useIntl();
+  const byId = new Map(assets.map((asset) => [asset.id, asset]));
+  const rows = orders.filter((order) => isLiveOrder(order) && (assetId === undefined || order.assetId === assetId));
+  const columns: DataTableColumn<Order>[] = [
+    { id: 'orderId', header: <FormattedMessage id="orders.orderId" />, sortValue: (o) => o.orderId, cell: (o) => <span className="mono small">{o.orderId}</span> },
+    { id: 'asset', header: <FormattedMessage id="orders.asset" />, sortValue: (o) => byId.get(o.assetId)?.code ?? o.assetId, cell: (o) => byId.get(o.assetId)?.code ?? o.assetId },
+    {
+      id: 'way',
+      header: <FormattedMessage id="orders.way" />,
+      sortValue: (o) => o.way,
+      cell: (o) => (
+        <span className={`way way-${o.way}`}>
+          <FormattedMessage id={enumLabelKey('way', o.way)} />
+        </span>
+      ),
+    },
+    {
+      id: 'price',
+      header: <FormattedMessage id="orders.price" />,
+      align: 'end',
+      sortValue: (o) => o.price,
+      cell: (o) => <span className="mono">{o.price === null ? '—' : formatMinor(intl, o.price, byId.get(o.assetId)?.priceDecimals ?? 2)}</span>,
+    },
+    {
+      id: 'qty',
+      header: <FormattedMessage id="orders.quantity" />,
+      align: 'end',
+      sortValue: (o) => o.offeredQty,
+      cell: (o) => <span className="mono">{formatMinor(intl, o.offeredQty, byId.get(o.assetId)?.quantityDecimals ?? 0)}</span>,
+    },
+    {
+      id: 'traded',
+      header: <FormattedMessage id="orders.traded" />,
+      align: 'end',
+      sortValue: (o) => o.tradedQty,
+      cell: (o) => <span className="mono">{formatMinor(intl, o.tradedQty, byId.get(o.assetId)?.quantityDecimals ?? 0)}</span>,
+    },
+    { id: 'client', header: <FormattedMessage id="orders.client" />, sortValue: (o) => o.clientCode, cell: (o) => o.clientCode },
+    {
+      id: 'validity',
+      header: <FormattedMessage id="orders.validity" />,
+      sortValue: (o) => o.validityType,
+      cell: (o) => <FormattedMessage id={enumLabelKey('validityType', o.validityType)} />,
+    },
+    {
+      id: 'status',
+      header: <FormattedMessage id="orders.status" />,
+      sortValue: (o) => o.status,
+      cell: (o) => (
+        <span className="order-status">
+          <FormattedMessage id={orderStatusLabelKey(o.status)} />
+          {o.suspended && (
+            <span className="badge badge-neutral">
+              <FormattedMessage id="orders.suspended" />
+            </span>
+          )}
+        </span>
+      ),
+    },
+    { id: 'updated', header: <FormattedMessage id="orders.updated" />, sortValue: (o) => o.lastModifiedAt, cell: (o) => <span className="small">{formatExchangeDateTime(intl, o.lastModifiedAt)}</span> },
+    {
+      id: 'actions',
+      header: <FormattedMessage id="orders.actions" />,
+      cell: (o) => {
+        const asset = byId.get(o.assetId);
+        if (!asset) return null;
+        const open = (mode: OrderTicketRequest['mode']) => onAction({ mode, asset, order: o });
+        return (
+          <span className="row-actions">
+            <button type="button" className="button button-small button-secondary" onClick={() => open('modify')} disabled={o.suspended}>
+              <FormattedMessage id="orders.modify" />
+            </button>
+            {o.suspended ? (
+              <button type="button" className="button button-small button-secondary" onClick={() => open('activate')}>
+                <FormattedMessage id="orders.activate" />
+              </button>
+            ) : (
+              <button type="button" className="button button-small button-secondary" onClick={() => open('suspend')}>
+                <FormattedMessage id="orders.suspend" />
+              </button>
+            )}
+            <button type="button" className="button button-small button-danger" onClick={() => open('cancel')}>
+              <FormattedMessage id="orders.cancel" />
+            </button>
+          </span>
+        );
+      },
+    },
+  ];
+  return (
+    <DataTable
+      label={label}
+      columns={columns}
+      rows={rows}
+      rowKey={(o) => o.orderId}
+      initialSort={{ columnId: 'updated', direction: 'desc' }}
+      emptyMessage={<FormattedMessage id="orders.empty" />}
+    />
+  );
+}

@@ -1,0 +1,87 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { createIntl } from 'react-intl';
+import { Subject } from 'rxjs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { OrderUpdate, Transaction } from '../../../protocol/market-data.ts';
+import { messagesFor } from '../../../src/i18n/messages/index.ts';
+import { notificationToasts, REPLAY_WINDOW_MS, ToastRegion } from '../../../src/trading/TradingDesk.tsx';
+import { WithIntl } from '../components/intl.tsx';
+import { asset, order } from './fixtures.ts';
+
+afterEach(cleanup);
+
+const transaction: Transaction = {
+  transactionId: 'T-1',
+  assetId: asset.id,
+  price: 15100,
+  qty: 50,
+  noCnt: 50,
+  aggressor: 'bid',
+  txDate: '2026-11-22',
+  timestamp: '2026-11-22T10:00:00.000Z',
+  buyer: 'RO-TERMO',
+  seller: 'RO-HIDRO',
+  buyOrderId: 'O-2',
+  sellOrderId: 'O-1',
+  marginsExposureActive: false,
+  externalTransactionId: null,
+  gasfwTransactionId: null,
+  transferTimestamp: null,
+  parentTransactionId: null,
+  grandParentTransactionId: null,
+  splitTimestamp: null,
+};
+
+function setup(locale: 'en' | 'ro' = 'en') {
+  let clock = 1_000_000;
+  const orders = new Subject<OrderUpdate>();
+  const trades = new Subject<Transaction>();
+  const texts: string[] = [];
+  const intl = createIntl({ locale, defaultLocale: 'ro', messages: messagesFor(locale) });
+  notificationToasts({ orders, trades, intl, assets: () => new Map([[asset.id, asset]]), now: () => clock }).subscribe((toast) => texts.push(`${toast.tone}: ${toast.text}`));
+  return { orders, trades, texts, advance: (ms: number) => (clock += ms) };
+}
+
+describe('notifications', () => {
+  it('ignores the replay of existing orders on subscribe and reports later order events and trades', () => {
+    const { orders, trades, texts, advance } = setup();
+    orders.next({ seq: 40, order: order({ orderId: 'old-1' }) });
+    orders.next({ seq: 40, order: order({ orderId: 'old-2', status: 'cancelled' }) });
+    advance(REPLAY_WINDOW_MS + 1);
+    orders.next({ seq: 40, order: order({ orderId: 'old-3' }) }); // late part of the same replay
+    expect(texts).toEqual([]);
+
+    orders.next({ seq: 41, order: order({ orderId: 'O-1', way: 'ask', price: 15100, offeredQty: 50 }) });
+    orders.next({ seq: 42, order: order({ orderId: 'O-1', way: 'ask', price: 15100, status: 'cancelled', offeredQty: 50 }) });
+    trades.next(transaction);
+    expect(texts).toEqual([
+      'info: Order Created: Ask 5.0 GSPOT-DA at 151.00 for RO-HIDRO',
+      'warning: Order Cancelled: Ask 5.0 GSPOT-DA at 151.00 for RO-HIDRO',
+      'success: Trade on GSPOT-DA: 5.0 at 151.00 (RO-HIDRO → RO-TERMO)',
+    ]);
+  });
+
+  it('reports an order event at once when there was nothing to replay, in Romanian too', () => {
+    const { orders, trades, texts, advance } = setup('ro');
+    advance(REPLAY_WINDOW_MS + 1);
+    orders.next({ seq: 7, order: order({ suspended: true }) });
+    trades.next(transaction);
+    expect(texts).toEqual([
+      'info: Ordin suspendat (Creat): Cumpărare 10,0 GSPOT-DA la 150,00 pentru RO-HIDRO',
+      'success: Tranzacție pe GSPOT-DA: 5,0 la 151,00 (RO-HIDRO → RO-TERMO)',
+    ]);
+  });
+
+  it('shows toasts in a live region that can be dismissed', () => {
+    const onDismiss = vi.fn();
+    render(
+      <WithIntl>
+        <ToastRegion toasts={[{ id: 3, tone: 'success', text: 'Trade on GSPOT-DA' }]} onDismiss={onDismiss} />
+      </WithIntl>,
+    );
+    expect(screen.getByRole('status', { name: 'Notifications' }).textContent).toContain('Trade on GSPOT-DA');
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(onDismiss).toHaveBeenCalledWith(3);
+  });
+});

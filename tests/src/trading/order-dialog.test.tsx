@@ -1,0 +1,172 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { PhasePermissions } from '../../../machines/session-phase.machine.ts';
+import { ApiCallError, type OrderSubmission, type OrdersApi } from '../../../streams/api.ts';
+import { OrderDialog, type OrderTicketRequest } from '../../../src/trading/OrderDialog.tsx';
+import { WithIntl } from '../components/intl.tsx';
+import { asset, order } from './fixtures.ts';
+
+afterEach(cleanup);
+
+const trading: PhasePermissions = { phase: 'trading', canPlace: true, canModify: true, canChangePrice: true, canCancel: true, canSuspend: true, canActivate: true };
+const suspended: PhasePermissions = { phase: 'suspended', canPlace: false, canModify: false, canChangePrice: false, canCancel: false, canSuspend: false, canActivate: false };
+
+function Harness({
+  api,
+  initial,
+  permissions = trading,
+  onAccepted,
+  locale = 'en',
+}: {
+  api: OrdersApi;
+  initial: OrderTicketRequest;
+  permissions?: PhasePermissions | null;
+  onAccepted?: () => void;
+  locale?: 'en' | 'ro';
+}) {
+  const [request, setRequest] = useState<OrderTicketRequest | null>(initial);
+  return (
+    <WithIntl locale={locale}>
+      <span data-testid="open">{request ? 'open' : 'closed'}</span>
+      <OrderDialog
+        request={request}
+        onClose={() => setRequest(null)}
+        api={api}
+        clientCodes={['RO-HIDRO', 'RO-GAZEST']}
+        permissions={permissions}
+        keyPrefix="test-key"
+        {...(onAccepted ? { onAccepted } : {})}
+      />
+    </WithIntl>
+  );
+}
+
+function fakeApi(result: (submission: OrderSubmission) => Promise<unknown>) {
+  const submit = vi.fn(result);
+  return { api: { submit } as unknown as OrdersApi, submit };
+}
+
+describe('order dialog', () => {
+  it('shows the SPEC messages for an incomplete or invalid form and sends nothing', async () => {
+    const { api, submit } = fakeApi(async () => order());
+    render(<Harness api={api} initial={{ mode: 'add', asset, defaults: { way: 'bid' } }} />);
+    const dialog = await screen.findByRole('dialog', { name: 'New order: Gas day-ahead' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send order' }));
+    expect(await within(dialog).findByText('Price is required!')).toBeTruthy();
+    // Quantity and client code both missing.
+    expect(within(dialog).getAllByText('Field required!')).toHaveLength(2);
+    expect(within(dialog).getByLabelText('Price (RON)').getAttribute('aria-invalid')).toBe('true');
+
+    fireEvent.change(within(dialog).getByLabelText('Price (RON)'), { target: { value: '150.005' } });
+    fireEvent.change(within(dialog).getByLabelText('Quantity (MWh)'), { target: { value: '0.5' } }); // below the minimum of 1.0
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send order' }));
+    expect(await within(dialog).findByText('Invalid price!')).toBeTruthy();
+    expect(within(dialog).getByText('Invalid quantity!')).toBeTruthy();
+    expect(submit).not.toHaveBeenCalled();
+  });
+
+  it('sends a valid order with Enter, in minor units, shows the order value, and closes', async () => {
+    const { api, submit } = fakeApi(async () => order());
+    const onAccepted = vi.fn();
+    render(<Harness api={api} onAccepted={onAccepted} initial={{ mode: 'add', asset, defaults: { way: 'ask', price: '151.00' } }} />);
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('Quantity (MWh)'), { target: { value: '12.0' } });
+    fireEvent.change(within(dialog).getByLabelText('Client code'), { target: { value: 'RO-GAZEST' } });
+    expect(within(dialog).getByTestId('order-value').textContent).toBe('1,812.00 RON');
+    expect(within(dialog).getByText(/margin the order blocks/)).toBeTruthy();
+    fireEvent.keyDown(within(dialog).getByLabelText('Quantity (MWh)'), { key: 'Enter' });
+    await waitFor(() => expect(screen.getByTestId('open').textContent).toBe('closed'));
+    expect(submit).toHaveBeenCalledTimes(1);
+    const submission = submit.mock.calls[0]![0] as Extract<OrderSubmission, { mode: 'add' }>;
+    expect(submission.request).toMatchObject({
+      idempotencyKey: 'test-key-1',
+      assetId: 'GSPOT-DA',
+      way: 'ask',
+      price: 15100,
+      qty: 120,
+      validityType: 'day',
+      executionType: 'normal',
+      clientCode: 'RO-GAZEST',
+    });
+    expect(onAccepted).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows a refusal of the server translated with its parameters, in both languages', async () => {
+    const refusal = () => Promise.reject(new ApiCallError('ORDER_SESSION_MIN_PRICE', { bound: '120.50' }, 422));
+    const { api } = fakeApi(refusal);
+    render(<Harness api={api} initial={{ mode: 'add', asset, defaults: { way: 'bid', price: '100.00', qty: '1.0', clientCode: 'RO-HIDRO' } }} />);
+    let dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send order' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('The price is below the session minimum of 120.50.');
+    expect(screen.getByTestId('open').textContent).toBe('open');
+    cleanup();
+
+    render(<Harness locale="ro" api={fakeApi(refusal).api} initial={{ mode: 'add', asset, defaults: { way: 'bid', price: '100.00', qty: '1.0', clientCode: 'RO-HIDRO' } }} />);
+    dialog = await screen.findByRole('dialog', { name: 'Ordin nou: Gas day-ahead' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Trimite ordinul' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Prețul este sub minimul sesiunii de 120.50.');
+  });
+
+  it('blocks an action the session phase forbids with the server code, without a request', async () => {
+    const { api, submit } = fakeApi(async () => order());
+    render(<Harness api={api} permissions={suspended} initial={{ mode: 'cancel', asset, order: order({ orderId: 'O-77' }) }} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel order O-77?' });
+    expect(within(dialog).getByText('Bid 10.0 MWh at 150.00, for RO-HIDRO')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel order' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('The session is suspended.');
+    expect(submit).not.toHaveBeenCalled();
+  });
+
+  it('cancels, suspends and modifies the order it was opened for', async () => {
+    const { api, submit } = fakeApi(async () => order());
+    render(<Harness api={api} initial={{ mode: 'suspend', asset, order: order({ orderId: 'O-9' }) }} />);
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Suspend order' }));
+    await waitFor(() => expect(submit).toHaveBeenCalledWith({ mode: 'suspend', orderId: 'O-9' }, expect.anything()));
+    cleanup();
+
+    render(<Harness api={api} initial={{ mode: 'modify', asset, order: order({ orderId: 'O-9' }) }} />);
+    const dialog = await screen.findByRole('dialog', { name: 'Modify order O-9' });
+    expect((within(dialog).getByLabelText('Price (RON)') as HTMLInputElement).value).toBe('150.00');
+    expect((within(dialog).getByLabelText('Direction') as HTMLSelectElement).disabled).toBe(true);
+    fireEvent.change(within(dialog).getByLabelText('Price (RON)'), { target: { value: '149.50' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(submit).toHaveBeenCalledTimes(2));
+    expect(submit.mock.calls[1]![0]).toMatchObject({ mode: 'modify', orderId: 'O-9', request: { price: 14950, qty: 100, validityType: 'day' } });
+  });
+
+  it('moves a new order to another asset of the market with the asset select, keeping way and client', async () => {
+    const { api } = fakeApi(async () => order());
+    const onAssetChange = vi.fn();
+    const withinDay = { ...asset, id: 'GSPOT-WD', code: 'GSPOT-WD', name: 'Gas within-day' };
+    render(
+      <WithIntl>
+        <OrderDialog
+          request={{ mode: 'add', asset, defaults: { way: 'ask', clientCode: 'RO-HIDRO', price: '150.00' } }}
+          onClose={() => undefined}
+          api={api}
+          clientCodes={['RO-HIDRO']}
+          permissions={trading}
+          markets={[{ id: 'GAS-SPOT', name: 'Gas spot', commodity: 'gas', kind: 'spot', workspaceType: 'gas', currency: 'RON' }]}
+          assets={[asset, withinDay, { ...asset, id: 'EL-1', marketId: 'EL-SPOT', code: 'EL-1' }]}
+          onAssetChange={onAssetChange}
+        />
+      </WithIntl>,
+    );
+    const dialog = await screen.findByRole('dialog');
+    const select = within(dialog).getByLabelText('Asset') as HTMLSelectElement;
+    expect([...select.options].map((option) => option.value)).toEqual(['GSPOT-DA', 'GSPOT-WD']); // the market's assets only
+    fireEvent.change(select, { target: { value: 'GSPOT-WD' } });
+    expect(onAssetChange).toHaveBeenCalledWith(withinDay, { way: 'ask', clientCode: 'RO-HIDRO', validityType: 'day', executionType: 'normal' });
+  });
+
+  it('closes with Escape without sending', async () => {
+    const { api, submit } = fakeApi(async () => order());
+    render(<Harness api={api} initial={{ mode: 'add', asset, defaults: { way: 'bid' } }} />);
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.keyDown(within(dialog).getByLabelText('Price (RON)'), { key: 'Escape' });
+    await waitFor(() => expect(screen.getByTestId('open').textContent).toBe('closed'));
+    expect(submit).not.toHaveBeenCalled();
+  });
+});
