@@ -9,7 +9,7 @@
  *
  * Client-side validation uses protocol/decimal.ts with the asset's decimals and steps and yields
  * exactly the keys of the SPEC §5 messages: 'Price is required!' -> validation.priceRequired,
- * 'Invalid price!' -> validation.invalidPrice, 'Invalid quantity!' -> validation.invalidQuantity,
+ * 'Invalid price!' -> validation.priceInvalid, 'Invalid quantity!' -> validation.quantityInvalid,
  * 'Field required!' -> validation.fieldRequired. The server's own rules (limits, funds...) come back
  * as a refusal with its code. An add carries an idempotency key: the same until the form changes,
  * so a retry after a network error cannot place the order twice.
@@ -53,8 +53,8 @@ export type OrderFormField = keyof OrderForm;
 
 export const validationKeys = {
   priceRequired: 'validation.priceRequired',
-  invalidPrice: 'validation.invalidPrice',
-  invalidQuantity: 'validation.invalidQuantity',
+  invalidPrice: 'validation.priceInvalid',
+  invalidQuantity: 'validation.quantityInvalid',
   fieldRequired: 'validation.fieldRequired',
 } as const;
 export type ValidationKey = (typeof validationKeys)[keyof typeof validationKeys];

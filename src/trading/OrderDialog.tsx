@@ -68,13 +68,6 @@ const descriptions: Record<OrderTicketMode, MessageKey> = {
   activate: 'ticket.describe.activate',
 };
 
-/** The machine's validation keys in the catalogue's names (SPEC §5 messages). */
-const validationMessage: Record<string, MessageKey> = {
-  'validation.priceRequired': 'validation.priceRequired',
-  'validation.invalidPrice': 'validation.priceInvalid',
-  'validation.invalidQuantity': 'validation.quantityInvalid',
-  'validation.fieldRequired': 'validation.fieldRequired',
-};
 
 export function ticketAsset(asset: AssetSpecification): TicketAsset {
   return {
@@ -169,10 +162,8 @@ function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, k
   };
 
   const fieldId = (field: OrderFormField) => `${idBase}-${field}`;
-  const errorOf = (field: OrderFormField) => {
-    const key = errors[field];
-    return key ? (validationMessage[key] ?? 'validation.fieldRequired') : null;
-  };
+  // The machine's keys are the catalogue's SPEC §5 message keys; the type ties the two together.
+  const errorOf = (field: OrderFormField): MessageKey | null => errors[field] ?? null;
   const fieldProps = (field: OrderFormField) => {
     const error = errorOf(field);
     return {

@@ -111,10 +111,10 @@ describe('client-side validation', () => {
     expect(errorsOf({})).toEqual({});
     expect(errorsOf({ price: '' })).toEqual({ price: validationKeys.priceRequired });
     expect(errorsOf({ price: '  ' })).toEqual({ price: 'validation.priceRequired' });
-    for (const price of ['abc', '12.345', '123.42', '0', '-5.00', '1e3', '1234567890123']) expect(errorsOf({ price }), price).toEqual({ price: 'validation.invalidPrice' });
+    for (const price of ['abc', '12.345', '123.42', '0', '-5.00', '1e3', '1234567890123']) expect(errorsOf({ price }), price).toEqual({ price: 'validation.priceInvalid' });
     expect(errorsOf({ price: '123,45' })).toEqual({});
     expect(errorsOf({ qty: '' })).toEqual({ qty: 'validation.fieldRequired' });
-    for (const qty of ['x', '0', '-1', '0.5', '10.0005', '1000']) expect(errorsOf({ qty }), qty).toEqual({ qty: 'validation.invalidQuantity' });
+    for (const qty of ['x', '0', '-1', '0.5', '10.0005', '1000']) expect(errorsOf({ qty }), qty).toEqual({ qty: 'validation.quantityInvalid' });
     expect(errorsOf({ qty: '500' })).toEqual({});
     expect(errorsOf({ way: '' })).toEqual({ way: 'validation.fieldRequired' });
     expect(errorsOf({ clientCode: ' ' })).toEqual({ clientCode: 'validation.fieldRequired' });
@@ -124,13 +124,13 @@ describe('client-side validation', () => {
     // A market order (IOC/FOK) may go without a price.
     expect(errorsOf({ price: '', executionType: 'IOC' })).toEqual({});
     const keys = new Set(Object.values(validationKeys));
-    expect(keys).toEqual(new Set(['validation.priceRequired', 'validation.invalidPrice', 'validation.invalidQuantity', 'validation.fieldRequired']));
+    expect(keys).toEqual(new Set(['validation.priceRequired', 'validation.priceInvalid', 'validation.quantityInvalid', 'validation.fieldRequired']));
   });
 
   it('contract-count assets take a whole number of contracts', () => {
     const byContracts = { ...asset, quantityInput: 'noCnt' as const };
     expect(validateOrderForm('add', { ...validForm, qty: '3' }, byContracts).errors).toEqual({});
-    expect(validateOrderForm('add', { ...validForm, qty: '2.5' }, byContracts).errors).toEqual({ qty: 'validation.invalidQuantity' });
+    expect(validateOrderForm('add', { ...validForm, qty: '2.5' }, byContracts).errors).toEqual({ qty: 'validation.quantityInvalid' });
   });
 
   it('modify keeps a market order without price, and needs one for a limit order', () => {
