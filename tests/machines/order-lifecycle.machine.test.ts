@@ -5,37 +5,10 @@ import { createActor } from 'xstate';
 import type { Order, OrderUpdate } from '../../protocol/market-data.ts';
 import { orderActions, orderLifecycleMachine, orderLifecycleMachineFrom, type OrderLike } from '../../machines/order-lifecycle.machine.ts';
 import { coverMachine } from './coverage.ts';
+import { wireOrder } from '../helpers/wire-order.ts';
 
 const at = '2026-01-01T09:00:00.000Z';
-function order(overrides: Partial<Order> = {}): Order {
-  return {
-    orderId: 'O1',
-    assetId: 'A1',
-    status: 'created',
-    suspended: false,
-    clientCode: 'C1',
-    brokerId: null,
-    way: 'bid',
-    price: 10_000,
-    qty: 100,
-    noCnt: 1,
-    totalQty: 100,
-    powerPerInterval: null,
-    tradedQty: 0,
-    tradedPrice: null,
-    offeredQty: 100,
-    offeredPrice: 10_000,
-    executionType: 'normal',
-    validityType: 'day',
-    validity: null,
-    sessionDate: '2026-01-01',
-    createdAt: at,
-    lastModifiedAt: at,
-    expiresAt: null,
-    position: 1,
-    ...overrides,
-  };
-}
+const order = wireOrder;
 const legacy = (status: string, overrides: Partial<Order> = {}): OrderLike => ({ ...order(overrides), status });
 
 describe('orderLifecycleMachine coverage', () => {

@@ -15,6 +15,7 @@ import {
 import type { PhasePermissions } from '../../machines/session-phase.machine.ts';
 import { ApiCallError, createOrdersApi } from '../../streams/api.ts';
 import { coverMachine } from './coverage.ts';
+import { wireOrder } from '../helpers/wire-order.ts';
 
 const asset: TicketAsset = { assetId: 'A1', priceDecimals: 2, quantityDecimals: 3, priceStep: 5, quantityStep: 1_000, minQuantity: 1_000, maxQuantity: 500_000 };
 const at = '2026-01-01T09:00:00.000Z';
@@ -32,33 +33,7 @@ const all = (phase: PhasePermissions['phase'], allowed: boolean): PhasePermissio
 const closing: PhasePermissions = { phase: 'closing', canPlace: false, canModify: true, canChangePrice: false, canCancel: true, canSuspend: true, canActivate: false };
 
 function order(overrides: Partial<Order> = {}): Order {
-  return {
-    orderId: 'O7',
-    assetId: 'A1',
-    status: 'created',
-    suspended: false,
-    clientCode: 'C1',
-    brokerId: null,
-    way: 'ask',
-    price: 12_345,
-    qty: 10_000,
-    noCnt: 10,
-    totalQty: 10_000,
-    powerPerInterval: null,
-    tradedQty: 0,
-    tradedPrice: null,
-    offeredQty: 10_000,
-    offeredPrice: 12_345,
-    executionType: 'normal',
-    validityType: 'GTC',
-    validity: null,
-    sessionDate: '2026-01-01',
-    createdAt: at,
-    lastModifiedAt: at,
-    expiresAt: null,
-    position: 1,
-    ...overrides,
-  };
+  return wireOrder({ orderId: 'O7', way: 'ask', price: 12_345, qty: 10_000, noCnt: 10, totalQty: 10_000, offeredQty: 10_000, offeredPrice: 12_345, validityType: 'GTC', ...overrides });
 }
 
 function ticket(input: Partial<OrderTicketInput> & Pick<OrderTicketInput, 'mode'>, answers: Array<unknown> = []) {

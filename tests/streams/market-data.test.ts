@@ -19,6 +19,7 @@ import {
 } from '../../streams/market-data.ts';
 import { foldOrders, myOrders$, normalizeOrderStatus, orderUpdates$ } from '../../streams/orders.ts';
 import { FakeStompServer, uniqueUrl } from './fake-stomp-server.ts';
+import { wireOrder } from '../helpers/wire-order.ts';
 
 const tick = async (ms = 20): Promise<void> => {
   await vi.advanceTimersByTimeAsync(ms);
@@ -48,35 +49,7 @@ afterEach(async () => {
   vi.useRealTimers();
 });
 
-function order(overrides: Partial<Order> = {}): Order {
-  return {
-    orderId: 'O1',
-    assetId: 'A1',
-    status: 'created',
-    suspended: false,
-    clientCode: 'C1',
-    brokerId: null,
-    way: 'bid',
-    price: 10_000,
-    qty: 100,
-    noCnt: 1,
-    totalQty: 100,
-    powerPerInterval: null,
-    tradedQty: 0,
-    tradedPrice: null,
-    offeredQty: 100,
-    offeredPrice: 10_000,
-    executionType: 'normal',
-    validityType: 'day',
-    validity: null,
-    sessionDate: '2026-01-01',
-    createdAt: at,
-    lastModifiedAt: at,
-    expiresAt: null,
-    position: 1,
-    ...overrides,
-  };
-}
+const order = wireOrder;
 
 /** Subscribes, waits for the SUBSCRIBE, publishes the payloads, returns what came out. */
 async function roundTrip<T>(stream: { subscribe(next: (v: T) => void): { unsubscribe(): void } }, destination: string, payloads: unknown[]): Promise<T[]> {
