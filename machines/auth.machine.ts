@@ -6,6 +6,7 @@
  *                               '--other error--> signedOut (error kept)
  *   signedIn --(expiresAt - 500 ms)--> tokenExpired --SIGN_IN--> signingIn
  *   signedIn | tokenExpired | passwordExpired --SIGN_OUT / CANCEL--> signedOut
+ *   signedIn.ready --USER_UPDATED (same user)--> signedIn.ready with the new user data
  *
  * The token counts as expired TOKEN_EXPIRY_MARGIN_MS before its real expiry: a delayed transition
  * computed from expiresAt and the injectable clock (`input.now`). A request refused with
@@ -40,7 +41,9 @@ export type AuthEvent =
   | { type: 'RESTORE'; token: string; expiresAt: string }
   /** A request was refused with AUTH_TOKEN_EXPIRED or AUTH_TOKEN_INVALID. */
   | { type: 'TOKEN_REJECTED'; code: string }
-  | { type: 'RETRY_USER' };
+  | { type: 'RETRY_USER' }
+  /** The signed-in user's data changed (preferences saved, password changed): the server's new copy. */
+  | { type: 'USER_UPDATED'; user: UserInfo };
 
 export interface AuthContext {
   username: string | null;
@@ -92,6 +95,7 @@ export const authMachine = setup({
       const code = toClientError((event as { error?: unknown }).error).code;
       return code === 'AUTH_TOKEN_EXPIRED' || code === 'AUTH_TOKEN_INVALID';
     },
+    isSameUser: ({ context, event }) => event.type === 'USER_UPDATED' && context.user?.userId === event.user.userId,
     restoredTokenUsable: ({ context, event }) => event.type === 'RESTORE' && tokenUsable(parseExpiry(event.expiresAt, context.now()), context.now()),
   },
   actions: {
@@ -195,7 +199,11 @@ export const authMachine = setup({
             ],
           },
         },
-        ready: {},
+        ready: {
+          on: {
+            USER_UPDATED: { guard: 'isSameUser', actions: { type: 'storeUser', params: ({ event }) => ({ user: event.user }) } },
+          },
+        },
         userUnavailable: {
           on: { RETRY_USER: 'loadingUser' },
         },

@@ -35,20 +35,14 @@ function storage(): Storage | null {
   }
 }
 
-/**
- * What the machine knows that it cannot be told: fresher copies of the user after a preferences save
- * or a password change (the machine loads the user once per token).
- */
-let userOverride: UserInfo | null = null;
 let current: Session | null = null;
 const listeners = new Set<() => void>();
 
 function sessionOf(snapshot: AuthSnapshot): Session | null {
   const { token, expiresAt, user } = snapshot.context;
   if (!snapshot.matches('signedIn') || !token || expiresAt === null) return null;
-  const effectiveUser = user && userOverride?.userId === user.userId ? userOverride : user;
-  if (current && current.token === token && current.expiresAt === expiresAt && current.user === effectiveUser) return current;
-  return { token, expiresAt, user: effectiveUser };
+  if (current && current.token === token && current.expiresAt === expiresAt && current.user === user) return current;
+  return { token, expiresAt, user };
 }
 
 function persist(session: Session | null): void {
@@ -64,7 +58,6 @@ function update(): void {
   const next = sessionOf(authActor.getSnapshot());
   if (next === current) return;
   if (next?.token !== current?.token) persist(next);
-  if (next?.token !== current?.token) userOverride = null;
   current = next;
   for (const listener of listeners) listener();
 }
@@ -106,8 +99,7 @@ export function startSession(token: string, expiresAt: string): void {
 
 /** Replaces the signed-in user's data (after a preferences save or a password change). */
 export function setSessionUser(user: UserInfo): void {
-  userOverride = user;
-  update();
+  authActor.send({ type: 'USER_UPDATED', user });
 }
 
 /** Why a session ends: the user signed out, or the token expired or was refused. */

@@ -41,6 +41,7 @@ describe('authMachine coverage', () => {
           { type: 'RESTORE', token: 'old', expiresAt: iso(T0 + 100) },
         ],
         TOKEN_REJECTED: [{ type: 'TOKEN_REJECTED', code: 'AUTH_TOKEN_EXPIRED' }],
+        USER_UPDATED: [{ type: 'USER_UPDATED', user: { ...user, preferences: { ...user.preferences, theme: 'dark' } } }],
         'xstate.done.actor.login': [{ type: 'xstate.done.actor.login', output: { token: 'tok', expiresAt: iso(T0 + 1_800_000) } }],
         'xstate.error.actor.login': [
           { type: 'xstate.error.actor.login', error: refusal('AUTH_PASSWORD_EXPIRED') },
@@ -270,6 +271,20 @@ describe('token rejection, restore, sign out', () => {
     expect(actor.getSnapshot().matches('signedIn')).toBe(true);
     await vi.advanceTimersByTimeAsync(1);
     expect(actor.getSnapshot().value).toBe('tokenExpired');
+    actor.stop();
+  });
+
+  it("USER_UPDATED replaces the signed-in user's data, never another user's", async () => {
+    const { machine } = scripted({ userInfo: [user] });
+    const actor = createActor(machine, { input: { now: () => T0 } }).start();
+    actor.send({ type: 'RESTORE', token: 'kept', expiresAt: iso(T0 + 60_000) });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().matches({ signedIn: 'ready' })).toBe(true);
+    const darker = { ...user, preferences: { ...user.preferences, theme: 'dark' as const } };
+    actor.send({ type: 'USER_UPDATED', user: darker });
+    expect(actor.getSnapshot().context.user?.preferences.theme).toBe('dark');
+    actor.send({ type: 'USER_UPDATED', user: { ...darker, userId: 'someone-else', name: 'Other' } });
+    expect(actor.getSnapshot().context.user?.name).toBe('Broker One');
     actor.stop();
   });
 
