@@ -8,6 +8,7 @@ import { usePageTitle } from '../app/use-page-title.ts';
 import { handOffExpiredPassword } from '../auth/password.ts';
 import { signIn } from '../auth/sign-in.ts';
 import { TextField } from '../components/form/TextField.tsx';
+import { VerificationCodeField } from '../components/form/VerificationCodeField.tsx';
 import { formatApiError } from '../i18n/format-error.ts';
 import { localePath, switchLocalePath } from '../i18n/locale.ts';
 import { useLocale } from '../i18n/use-locale.ts';
@@ -97,15 +98,9 @@ export function LoginPage() {
           error={required('password')}
           disabled={submitting}
         />
-        <TextField
+        <VerificationCodeField
           id="login-code"
           name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={12}
-          className="code-input"
-          label={<FormattedMessage id="login.code" />}
-          hint={<FormattedMessage id="login.codeHint" />}
           value={values.code}
           onValueChange={set('code')}
           error={required('code')}

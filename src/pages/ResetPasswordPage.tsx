@@ -9,6 +9,7 @@ import { checkNewPassword, takeExpiredPassword, type NewPasswordErrors } from '.
 import { resetPasswordAndSignIn } from '../auth/sign-in.ts';
 import { NewPasswordFields } from '../components/form/NewPasswordFields.tsx';
 import { TextField } from '../components/form/TextField.tsx';
+import { VerificationCodeField } from '../components/form/VerificationCodeField.tsx';
 import { formatApiError } from '../i18n/format-error.ts';
 import { localePath } from '../i18n/locale.ts';
 import { useLocale } from '../i18n/use-locale.ts';
@@ -98,14 +99,8 @@ export function ResetPasswordPage() {
             onValueChange={set('currentPassword')}
             error={required('currentPassword')}
           />
-          <TextField
+          <VerificationCodeField
             id="reset-code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={12}
-            className="code-input"
-            label={<FormattedMessage id="login.code" />}
-            hint={<FormattedMessage id="login.codeHint" />}
             value={values.code}
             onValueChange={set('code')}
             error={required('code')}

@@ -11,6 +11,7 @@ import { OrdersTable } from './OrdersTable.tsx';
 import { useTradingDesk } from './TradingDesk.tsx';
 import { TransactionsPanel } from './TransactionsPanel.tsx';
 import type { OrderTicketRequest } from './OrderDialog.tsx';
+import { DescriptionList } from '../components/DescriptionList.tsx';
 
 /** A ticket for the opposite side of a clicked level, at its price and quantity (hitting it). */
 export function ticketFromLevel(asset: AssetSpecification, side: Way, level: BookLevel): OrderTicketRequest {
@@ -86,14 +87,7 @@ export function StatsCard({ asset }: { asset: AssetSpecification }) {
           <FormattedMessage id="stats.title" />
         </h2>
       </div>
-      <dl className="description-list description-list-wide">
-        {rows.map(([term, value]) => (
-          <div key={term}>
-            <dt>{term}</dt>
-            <dd className="mono">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <DescriptionList rows={rows} valueClassName="mono" />
     </section>
   );
 }

@@ -10,6 +10,7 @@ import { TextField } from '../../components/form/TextField.tsx';
 import { enumLabelKey } from '../../i18n/enum-labels.ts';
 import { formatApiError } from '../../i18n/format-error.ts';
 import { formatExchangeDateTime } from '../../i18n/format.ts';
+import { DescriptionList } from '../../components/DescriptionList.tsx';
 
 /** Profile (SPEC §2: user, broker, agency, terminal) and the change of password. */
 export function ProfileTab() {
@@ -39,14 +40,7 @@ export function ProfileTab() {
             <FormattedMessage id="account.tab.profile" />
           </h2>
         </div>
-        <dl className="description-list description-list-wide">
-          {rows.map(([term, value]) => (
-            <div key={term}>
-              <dt>{term}</dt>
-              <dd>{value}</dd>
-            </div>
-          ))}
-        </dl>
+        <DescriptionList rows={rows} />
         {expiry?.soon && (
           <p className="alert alert-warning" role="status">
             {expiry.daysLeft === 0 ? (

@@ -9,6 +9,7 @@ import { useLocale } from '../../i18n/use-locale.ts';
 import type { AssetData } from './loaders.ts';
 import { AssetTrading, AssetShortcuts, BuySellButtons, StatsCard } from '../../trading/AssetTrading.tsx';
 import { Permissions } from '../../trading/TradingDesk.tsx';
+import { DescriptionList } from '../../components/DescriptionList.tsx';
 
 /** Trading view of one asset: live book, order entry, own orders, transactions, statistics and specification. */
 export function AssetPage() {
@@ -79,14 +80,7 @@ export function AssetPage() {
               <FormattedMessage id="asset.specification" />
             </h2>
           </div>
-          <dl className="description-list description-list-wide">
-            {rows.map(([term, value]) => (
-              <div key={term}>
-                <dt>{term}</dt>
-                <dd>{value}</dd>
-              </div>
-            ))}
-          </dl>
+          <DescriptionList rows={rows} />
           <h3 className="subheading">
             <FormattedMessage id="asset.documents" />
           </h3>
