@@ -152,6 +152,13 @@ export const errorCatalogue = {
   CONTRACT_INVALID_FILE_NAME: { status: 422, params: ['fileName'] },
   CONTRACT_NOT_PDF: { status: 415, params: ['fileName'] },
 
+  // Chat
+  CHAT_RECIPIENT_UNKNOWN: { status: 404, params: ['recipient'] },
+  CHAT_MESSAGE_INVALID: { status: 422, params: ['maxLength'] },
+  CHAT_RATE_LIMITED: { status: 429, params: ['retryAfterSeconds'] },
+
+  // Orders: history and account views
+
   // STOMP channel (sent in ERROR frames as the `code` header and in the body)
   STOMP_FRAME_MALFORMED: { status: 400, params: [] },
   STOMP_FRAME_TOO_LARGE: { status: 413, params: ['limitBytes'] },

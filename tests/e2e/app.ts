@@ -1,6 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { demoUser, type TestServer } from '../helpers/test-server.ts';
 
+/** The built app the e2e server serves; E2E_CLIENT_DIR lets a build land elsewhere (parallel work). */
+export const builtClientDir = process.env.E2E_CLIENT_DIR ?? 'dist/client';
+
 export const viewport = { width: 1366, height: 860 };
 
 export async function newPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {

@@ -1,13 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/test-server.ts';
-import { alignClock, newPage, settle, signIn } from './app.ts';
+import { alignClock, builtClientDir, newPage, settle, signIn } from './app.ts';
 import { launchChromium, screenshot } from './browser.ts';
 
 let t: TestServer;
 let browser: Browser;
 beforeAll(async () => {
-  t = await startTestServer({ clientDir: 'dist/client' });
+  t = await startTestServer({ clientDir: builtClientDir });
   alignClock(t);
   browser = await launchChromium();
 });

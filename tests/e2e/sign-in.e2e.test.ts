@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoUser, startTestServer, type TestServer } from '../helpers/test-server.ts';
-import { alignClock, fillLogin, newPage, settle, signIn } from './app.ts';
+import { alignClock, builtClientDir, fillLogin, newPage, settle, signIn } from './app.ts';
 import { launchChromium, screenshot } from './browser.ts';
 
 // The built app (dist/client) served by the real server; the server's clock is the test's, near real time.
@@ -9,7 +9,7 @@ import { launchChromium, screenshot } from './browser.ts';
 let t: TestServer;
 let browser: Browser;
 beforeAll(async () => {
-  t = await startTestServer({ clientDir: 'dist/client' });
+  t = await startTestServer({ clientDir: builtClientDir });
   alignClock(t);
   browser = await launchChromium();
 });

@@ -1,3 +1,9 @@
+import { accountEn } from './account.ts';
+import { chatEn } from './chat.ts';
+import { notificationsEn } from './notifications.ts';
+import { ordersHistoryEn } from './orders-history.ts';
+import { sessionPanelsEn } from './session-panels.ts';
+
 /**
  * English messages: the fallback language and the reference key set (MessageKey).
  * Flat keys, ICU MessageFormat values. Key scheme in docs/i18n.md.
@@ -646,6 +652,13 @@ export const en = {
   'workspaces.retry': 'Try again',
   'ticket.market': 'Market',
   'ticket.asset': 'Asset',
+
+  // ---- Feature modules (one file each, so features can grow without touching this one)
+  ...chatEn,
+  ...sessionPanelsEn,
+  ...ordersHistoryEn,
+  ...notificationsEn,
+  ...accountEn,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -1,4 +1,9 @@
+import { accountRo } from './account.ts';
+import { chatRo } from './chat.ts';
 import type { MessageKey } from './en.ts';
+import { notificationsRo } from './notifications.ts';
+import { ordersHistoryRo } from './orders-history.ts';
+import { sessionPanelsRo } from './session-panels.ts';
 
 /**
  * Romanian messages, the default language. Same keys as en.ts (the type enforces it, and so does
@@ -649,4 +654,11 @@ export const ro: Record<MessageKey, string> = {
   'workspaces.retry': 'Încercați din nou',
   'ticket.market': 'Piață',
   'ticket.asset': 'Activ',
+
+  // ---- Feature modules
+  ...chatRo,
+  ...sessionPanelsRo,
+  ...ordersHistoryRo,
+  ...notificationsRo,
+  ...accountRo,
 };
