@@ -12,6 +12,19 @@ export const workspaceSchema = z.strictObject({
 });
 export type Workspace = z.infer<typeof workspaceSchema>;
 
+/**
+ * The assets a workspace shows, in the market's order: those picked one by one plus every asset of
+ * a picked ring. A ring follows its assets, so an asset later added to a picked ring shows too.
+ */
+export function workspaceAssets<A extends { id: string; marketId: string; ringId: string | null }>(
+  workspace: Pick<Workspace, 'marketId' | 'assetIds' | 'ringIds'>,
+  assets: readonly A[],
+): A[] {
+  const picked = new Set(workspace.assetIds);
+  const rings = new Set(workspace.ringIds);
+  return assets.filter((asset) => asset.marketId === workspace.marketId && (picked.has(asset.id) || (asset.ringId !== null && rings.has(asset.ringId))));
+}
+
 export const workspaceInputSchema = workspaceSchema.omit({ id: true });
 export type WorkspaceInput = z.infer<typeof workspaceInputSchema>;
 

@@ -5,6 +5,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { fromPromise } from 'xstate';
 import { selectedWorkspace, workspaceMachine, type Workspace, type WorkspaceDraft } from '../../machines/workspace.machine.ts';
 import { workspaceTypes, type WorkspaceType } from '../../protocol/enums.ts';
+import { workspaceAssets } from '../../protocol/workspaces.ts';
 import type { AssetSpecification, Market, Ring } from '../../protocol/reference.ts';
 import { createWorkspace, deleteWorkspace, fetchWorkspaces, updateWorkspace } from '../api/workspaces.ts';
 import { useDialogs } from '../components/dialogs/DialogProvider.tsx';
@@ -161,24 +162,14 @@ export function WorkspaceDialog({
                 </select>
               </div>
             </div>
-            <fieldset className="fieldset">
-              <legend>
-                <FormattedMessage id="workspaces.assets" />
-              </legend>
-              <div className="check-grid">
-                {assets.map((asset) => (
-                  <label key={asset.id} className="check">
-                    <input type="checkbox" checked={assetIds.includes(asset.id)} onChange={() => setAssetIds((list) => toggle(list, asset.id))} />
-                    <span className="mono">{asset.code}</span>
-                  </label>
-                ))}
-              </div>
-            </fieldset>
             {rings.length > 0 && (
               <fieldset className="fieldset">
                 <legend>
                   <FormattedMessage id="workspaces.rings" />
                 </legend>
+                <p className="muted small">
+                  <FormattedMessage id="workspaces.ringsHint" />
+                </p>
                 <div className="check-grid">
                   {rings.map((ring) => (
                     <label key={ring.id} className="check">
@@ -189,6 +180,27 @@ export function WorkspaceDialog({
                 </div>
               </fieldset>
             )}
+            <fieldset className="fieldset">
+              <legend>
+                <FormattedMessage id="workspaces.assets" />
+              </legend>
+              <div className="check-grid">
+                {assets.map((asset) => {
+                  const viaRing = asset.ringId !== null && ringIds.includes(asset.ringId);
+                  return (
+                    <label key={asset.id} className="check" title={viaRing ? intl.formatMessage({ id: 'workspaces.inRing' }) : undefined}>
+                      <input
+                        type="checkbox"
+                        checked={viaRing || assetIds.includes(asset.id)}
+                        disabled={viaRing}
+                        onChange={() => setAssetIds((list) => toggle(list, asset.id))}
+                      />
+                      <span className="mono">{asset.code}</span>
+                    </label>
+                  );
+                })}
+              </div>
+            </fieldset>
             {error && (
               <div className="alert alert-error" role="alert">
                 {error}
@@ -255,7 +267,7 @@ export function Workspaces({ reference, variant, fallback, api = serverWorkspace
 
   const selectId = useId();
   const current = showAll ? null : selected;
-  const assets = current ? reference.assets.filter((asset) => current.assetIds.includes(asset.id)) : [];
+  const assets = current ? workspaceAssets(current, reference.assets) : [];
   const market = current ? reference.markets.find((m) => m.id === current.marketId) : undefined;
 
   return (
@@ -335,7 +347,7 @@ export function Workspaces({ reference, variant, fallback, api = serverWorkspace
                 {market.name} · <FormattedMessage id={enumLabelKey('workspaceType', current.type)} />
               </span>
             </div>
-            <LiveMarketWatch marketId={market.id} assets={assets.length > 0 ? assets : reference.assets.filter((a) => a.marketId === market.id)} label={intl.formatMessage({ id: 'marketWatch.title' }, { market: market.name })} onlyAssets={assets.length > 0 ? current.assetIds : undefined} />
+            <LiveMarketWatch marketId={market.id} assets={assets.length > 0 ? assets : reference.assets.filter((a) => a.marketId === market.id)} label={intl.formatMessage({ id: 'marketWatch.title' }, { market: market.name })} onlyAssets={assets.length > 0 ? assets.map((asset) => asset.id) : undefined} />
           </section>
           {assets.map((asset) => (
             <WorkspaceBook key={asset.id} asset={asset} />

@@ -648,6 +648,8 @@ export const en = {
   'workspaces.market': 'Market',
   'workspaces.assets': 'Assets',
   'workspaces.rings': 'Rings',
+  'workspaces.ringsHint': 'A picked ring shows all its assets, including those added to it later.',
+  'workspaces.inRing': 'Shown through its ring',
   'workspaces.save': 'Save workspace',
   'workspaces.retry': 'Try again',
   'ticket.market': 'Market',

@@ -650,6 +650,8 @@ export const ro: Record<MessageKey, string> = {
   'workspaces.market': 'Piață',
   'workspaces.assets': 'Active',
   'workspaces.rings': 'Ringuri',
+  'workspaces.ringsHint': 'Un ring ales afișează toate activele sale, inclusiv cele adăugate ulterior.',
+  'workspaces.inRing': 'Afișat prin ringul său',
   'workspaces.save': 'Salvează spațiul de lucru',
   'workspaces.retry': 'Încercați din nou',
   'ticket.market': 'Piață',
