@@ -38,6 +38,8 @@ export const assetSpecificationSchema = z.strictObject({
   tradingStart: z.string(),
   tradingEnd: z.string(),
   documents: z.array(assetDocumentSchema),
+  /** Share of an order's value blocked as margin, in basis points (0: none). */
+  marginBps: z.number().int().min(0).max(10_000),
 });
 export type AssetSpecification = z.infer<typeof assetSpecificationSchema>;
 
@@ -50,6 +52,9 @@ export const phaseUpdateSchema = z.strictObject({
   phase: z.enum(sessionPhases),
   sessionDate: z.string(),
   at: z.string(),
+  /** The market's next scheduled phase and when it starts (ISO UTC); null when nothing is scheduled. */
+  nextPhase: z.enum(sessionPhases).nullable().optional(),
+  nextPhaseAt: z.string().nullable().optional(),
 });
 export type PhaseUpdate = z.infer<typeof phaseUpdateSchema>;
 

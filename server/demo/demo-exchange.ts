@@ -15,7 +15,7 @@ const assetFixtureSchema = z.strictObject({
   ringId: z.string().nullable(),
   code: z.string(),
   name: z.string(),
-  spec: assetSpecificationSchema.omit({ id: true, marketId: true, ringId: true, code: true, name: true }).extend({ config: z.record(z.string(), z.unknown()) }),
+  spec: assetSpecificationSchema.omit({ id: true, marketId: true, ringId: true, code: true, name: true, marginBps: true }).extend({ config: z.record(z.string(), z.unknown()) }),
 });
 
 export const demoExchangeSchema = z.strictObject({

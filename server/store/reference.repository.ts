@@ -7,12 +7,14 @@ export interface Terminal { id: string; brokerId: string; name: string }
 export interface Client { id: string; code: string; name: string; acerCode: string; agencyId: string; active: boolean }
 
 /** What an asset row's `spec` column holds: the wire specification minus the keys kept in columns, plus engine configuration. */
-export type AssetSpecColumn = Omit<AssetSpecification, 'id' | 'marketId' | 'ringId' | 'code' | 'name'> & { config: Record<string, unknown> };
+export type AssetSpecColumn = Omit<AssetSpecification, 'id' | 'marketId' | 'ringId' | 'code' | 'name' | 'marginBps'> & { config: Record<string, unknown> };
 export interface AssetRecord { id: string; marketId: string; ringId: string | null; code: string; name: string; spec: AssetSpecColumn }
 
 export function toAssetSpecification(asset: AssetRecord): AssetSpecification {
-  const { config: _config, ...spec } = asset.spec;
-  return { id: asset.id, marketId: asset.marketId, ringId: asset.ringId, code: asset.code, name: asset.name, ...spec };
+  const { config, ...spec } = asset.spec;
+  // The margin rate is engine configuration the order dialog needs to show the margin before sending.
+  const marginBps = typeof config.marginBps === 'number' ? config.marginBps : 0;
+  return { id: asset.id, marketId: asset.marketId, ringId: asset.ringId, code: asset.code, name: asset.name, ...spec, marginBps };
 }
 
 export interface ClientTradingSetup {

@@ -10,7 +10,8 @@ import {
   type TicketAsset,
 } from '../../machines/order-ticket.machine.ts';
 import type { PhasePermissions } from '../../machines/session-phase.machine.ts';
-import { multiplyToAmount, parseDecimal } from '../../protocol/decimal.ts';
+import { parseDecimal } from '../../protocol/decimal.ts';
+import { AMOUNT_DECIMALS, orderMargin, orderValue } from '../../protocol/margin.ts';
 import { executionTypes, validityTypes, ways, type ExecutionType, type ValidityType, type Way } from '../../protocol/enums.ts';
 import type { Order } from '../../protocol/market-data.ts';
 import type { AssetSpecification, Market } from '../../protocol/reference.ts';
@@ -94,13 +95,14 @@ function carried(form: OrderForm): Partial<OrderForm> {
   return { way: form.way, clientCode: form.clientCode, validityType: form.validityType, executionType: form.executionType };
 }
 
-/** The order value shown instead of the margin (marginBps is not on the wire). */
-export function orderValue(form: OrderForm, asset: AssetSpecification): number | null {
+/** The order's value and the margin it will block, exactly as the engine reckons them (amount units). */
+export function orderAmounts(form: OrderForm, asset: AssetSpecification): { value: number; margin: number } | null {
   const price = parseDecimal(form.price, asset.priceDecimals);
   const qty = parseDecimal(form.qty, asset.quantityDecimals);
   if (!price.ok || !qty.ok || price.value <= 0 || qty.value <= 0) return null;
   try {
-    return multiplyToAmount(price.value, asset.priceDecimals, qty.value, asset.quantityDecimals, 2);
+    const value = orderValue(price.value, qty.value, asset);
+    return { value, margin: orderMargin(value, asset.marginBps) };
   } catch {
     return null;
   }
@@ -183,7 +185,7 @@ function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, k
   };
   const fieldClass = (field: OrderFormField) => (errorOf(field) ? 'field field-invalid' : 'field');
 
-  const value = editable ? orderValue(form, asset) : null;
+  const amounts = editable ? orderAmounts(form, asset) : null;
   const problem = blocked ?? refusal;
   const order = request.order ?? null;
 
@@ -378,14 +380,22 @@ function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, k
       )}
       {editable && (
         <div className="ticket-value" aria-live="polite">
-          <span className="ticket-value-label">
-            <FormattedMessage id="ticket.orderValue" />
-          </span>{' '}
-          <strong className="mono" data-testid="order-value">
-            {value === null ? '—' : `${formatMinor(intl, value, 2)} ${asset.currency}`}
-          </strong>
+          <dl className="ticket-amounts">
+            <dt>
+              <FormattedMessage id="ticket.orderValue" />
+            </dt>
+            <dd className="mono" data-testid="order-value">
+              {amounts === null ? '—' : `${formatMinor(intl, amounts.value, AMOUNT_DECIMALS)} ${asset.currency}`}
+            </dd>
+            <dt>
+              <FormattedMessage id="ticket.margin" values={{ percent: asset.marginBps / 100 }} />
+            </dt>
+            <dd className="mono" data-testid="order-margin">
+              <strong>{amounts === null ? '—' : `${formatMinor(intl, amounts.margin, AMOUNT_DECIMALS)} ${asset.currency}`}</strong>
+            </dd>
+          </dl>
           <p className="field-hint">
-            <FormattedMessage id="ticket.orderValueNote" />
+            <FormattedMessage id="ticket.marginNote" />
           </p>
         </div>
       )}

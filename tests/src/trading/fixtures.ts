@@ -25,6 +25,7 @@ export const asset: AssetSpecification = {
   tradingStart: '2026-11-22',
   tradingEnd: '2026-11-22',
   documents: [],
+  marginBps: 1000,
 };
 
 export function book(partial: Partial<BookView> = {}): BookView {

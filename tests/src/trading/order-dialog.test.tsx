@@ -75,7 +75,8 @@ describe('order dialog', () => {
     fireEvent.change(within(dialog).getByLabelText('Quantity (MWh)'), { target: { value: '12.0' } });
     fireEvent.change(within(dialog).getByLabelText('Client code'), { target: { value: 'RO-GAZEST' } });
     expect(within(dialog).getByTestId('order-value').textContent).toBe('1,812.00 RON');
-    expect(within(dialog).getByText(/margin the order blocks/)).toBeTruthy();
+    // 10% of the value, as the engine will block it (marginBps 1000).
+    expect(within(dialog).getByTestId('order-margin').textContent).toBe('181.20 RON');
     fireEvent.keyDown(within(dialog).getByLabelText('Quantity (MWh)'), { key: 'Enter' });
     await waitFor(() => expect(screen.getByTestId('open').textContent).toBe('closed'));
     expect(submit).toHaveBeenCalledTimes(1);
