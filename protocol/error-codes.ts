@@ -158,6 +158,8 @@ export const errorCatalogue = {
   CHAT_RATE_LIMITED: { status: 429, params: ['retryAfterSeconds'] },
 
   // Orders: history and account views
+  ACCOUNT_CLIENT_FORBIDDEN: { status: 403, params: ['clientCode'] },
+  ACCOUNT_MARKET_INVALID: { status: 422, params: ['marketId'] },
 
   // STOMP channel (sent in ERROR frames as the `code` header and in the body)
   STOMP_FRAME_MALFORMED: { status: 400, params: [] },

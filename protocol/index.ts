@@ -7,3 +7,4 @@ export * from './reference.ts';
 export * from './market-data.ts';
 export * from './orders.ts';
 export * from './workspaces.ts';
+export * from './account.ts';

@@ -9,6 +9,7 @@ import { TokenService } from './auth/tokens.ts';
 import { loadDemoExchangeIfEmpty } from './demo/demo-exchange.ts';
 import { attachGateway } from './gateway-wiring.ts';
 import type { StompGateway } from './gateway/stomp-gateway.ts';
+import { accountRoutes } from './http/account.routes.ts';
 import { API_PREFIX, createHttpApp } from './http/app.ts';
 import { ordersRoutes } from './http/orders.routes.ts';
 import { workspacesRoutes } from './http/workspaces.routes.ts';
@@ -121,6 +122,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     cleanups.push(() => marketData.close());
     gatewayHooks.onSubscribe = marketData.onSubscribe;
     await app.register(ordersRoutes({ auth, store, trading, marketData, marketOfAsset }), { prefix: API_PREFIX });
+    await app.register(accountRoutes({ auth, store, sequencer, projector, assets }), { prefix: API_PREFIX });
     await app.register(workspacesRoutes({ auth, store }), { prefix: API_PREFIX });
     sequencer.onEvents((events, _entry, _result, seq) => {
       marketData.onEvents(events);

@@ -18,6 +18,9 @@ import { formatApiError } from '../i18n/format-error.ts';
 import { formatExchangeDateTime, formatMinor } from '../i18n/format.ts';
 import { localePath } from '../i18n/locale.ts';
 import { useLocale } from '../i18n/use-locale.ts';
+import { useAccountFigures } from '../trading/account/account-figures.ts';
+import { FiguresError } from '../trading/account/AccountFigures.tsx';
+import { LimitsAtAGlance } from '../trading/account/LimitsAtAGlance.tsx';
 
 /** Home (SPEC §2): what a signed-in user needs first; the public face for a guest. */
 export function HomePage() {
@@ -277,85 +280,33 @@ function Dashboard({ user }: { user: UserInfo }) {
           )}
         </section>
 
-        <LimitsCard user={user} />
+        <LimitsCard />
       </div>
     </div>
   );
 }
 
-/**
- * Limits at a glance. The clearing feature (financial limits) is not built yet, so the figures are
- * samples derived from the client code, and the card says so.
- */
-function sampleLimits(clientCode: string) {
-  let seed = 0;
-  for (const char of clientCode) seed = (seed * 31 + char.charCodeAt(0)) % 9973;
-  const tradingLimit = 500_000 + (seed % 20) * 50_000;
-  const exposure = Math.round(tradingLimit * (0.15 + (seed % 60) / 100));
-  return { tradingLimit, exposure, available: tradingLimit - exposure };
-}
-
-function LimitsCard({ user }: { user: UserInfo }) {
-  const intl = useIntl();
-  const money = (value: number) => intl.formatNumber(value, { style: 'currency', currency: 'RON', maximumFractionDigits: 0 });
+/** Limits at a glance: the engine's figures for each client the user may see, live. */
+function LimitsCard() {
+  const locale = useLocale();
+  const figures = useAccountFigures({ positions: false });
+  const limits = figures.data?.limits;
   return (
     <section className="card" aria-labelledby="limits-title">
       <div className="card-header">
         <h2 id="limits-title">
           <FormattedMessage id="home.limits.title" />
         </h2>
-        <span className="badge badge-sample">
-          <FormattedMessage id="home.limits.sample" />
-        </span>
+        <Link to={localePath(locale, '/trading/account')} className="small">
+          <FormattedMessage id="nav.tradingAccount" />
+        </Link>
       </div>
-      {user.clientCodes.length === 0 ? (
-        <p className="muted">
-          <FormattedMessage id="home.limits.noClients" />
+      <FiguresError figures={figures} />
+      {limits ? <LimitsAtAGlance limits={limits.items} amountDecimals={limits.amountDecimals} /> : figures.status === 'loading' && (
+        <p className="muted" aria-busy="true">
+          <FormattedMessage id="table.loading" />
         </p>
-      ) : (
-        <ul className="limits-list">
-          {user.clientCodes.map((code) => {
-            const limits = sampleLimits(code);
-            const used = Math.round((limits.exposure / limits.tradingLimit) * 100);
-            return (
-              <li key={code}>
-                <div className="limits-head">
-                  <strong>{code}</strong>
-                  <span className="muted small">
-                    <FormattedMessage id="home.limits.used" values={{ percent: used }} />
-                  </span>
-                </div>
-                <div className="meter" role="img" aria-label={intl.formatMessage({ id: 'home.limits.used' }, { percent: used })}>
-                  <span style={{ width: `${used}%` }} />
-                </div>
-                <dl className="limits-figures">
-                  <div>
-                    <dt>
-                      <FormattedMessage id="home.limits.tradingLimit" />
-                    </dt>
-                    <dd>{money(limits.tradingLimit)}</dd>
-                  </div>
-                  <div>
-                    <dt>
-                      <FormattedMessage id="home.limits.exposure" />
-                    </dt>
-                    <dd>{money(limits.exposure)}</dd>
-                  </div>
-                  <div>
-                    <dt>
-                      <FormattedMessage id="home.limits.available" />
-                    </dt>
-                    <dd>{money(limits.available)}</dd>
-                  </div>
-                </dl>
-              </li>
-            );
-          })}
-        </ul>
       )}
-      <p className="muted small">
-        <FormattedMessage id="home.limits.sampleNote" />
-      </p>
     </section>
   );
 }

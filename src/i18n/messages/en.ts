@@ -117,8 +117,6 @@ export const en = {
   'home.orders.empty': 'You have no active orders.',
   'home.orders.emptyHint': 'Orders you place in the workspace will show here.',
   'home.limits.title': 'Limits at a glance',
-  'home.limits.sample': 'Sample data',
-  'home.limits.sampleNote': 'Sample figures for the layout: live financial limits arrive with the clearing feature.',
   'home.limits.noClients': 'No client accounts are assigned to you.',
   'home.limits.tradingLimit': 'Trading limit',
   'home.limits.exposure': 'Exposure',

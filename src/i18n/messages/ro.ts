@@ -116,8 +116,6 @@ export const ro: Record<MessageKey, string> = {
   'home.orders.empty': 'Nu aveți ordine active.',
   'home.orders.emptyHint': 'Ordinele plasate din spațiul de lucru vor apărea aici.',
   'home.limits.title': 'Limite pe scurt',
-  'home.limits.sample': 'Date de exemplu',
-  'home.limits.sampleNote': 'Cifre de exemplu pentru machetă: limitele financiare reale vin odată cu funcționalitatea de compensare.',
   'home.limits.noClients': 'Nu aveți conturi de client alocate.',
   'home.limits.tradingLimit': 'Limită de tranzacționare',
   'home.limits.exposure': 'Expunere',

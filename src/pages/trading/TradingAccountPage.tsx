@@ -1,8 +1,8 @@
 import { Link, useLoaderData } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import type { Position } from '../../../protocol/account.ts';
 import { usePageTitle } from '../../app/use-page-title.ts';
-import { useUser } from '../../auth/use-auth.ts';
-import { PlaceholderPanel } from '../../components/PlaceholderPanel.tsx';
 import { enumLabelKey } from '../../i18n/enum-labels.ts';
 import { localePath } from '../../i18n/locale.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
@@ -12,6 +12,20 @@ import { useMyOrders } from '../../trading/live.ts';
 import { OrdersTable } from '../../trading/OrdersTable.tsx';
 import { useTradingDesk } from '../../trading/TradingDesk.tsx';
 import { TransactionsPanel } from '../../trading/TransactionsPanel.tsx';
+import { useAccountFigures } from '../../trading/account/account-figures.ts';
+import { ClientAccountsCard, LimitsCard, PositionsCard } from '../../trading/account/AccountFigures.tsx';
+
+type Figures = ReturnType<typeof useAccountFigures>;
+
+/** The asset cell of a position links to the asset's trading view. */
+function PositionAssetRouterLink({ position, children }: { position: Position; children: ReactNode }) {
+  const locale = useLocale();
+  return (
+    <Link to={localePath(locale, `/trading/market/${position.marketId}/assets/${position.assetId}`)} className="strong-link">
+      {children}
+    </Link>
+  );
+}
 
 function MyOrdersCard({ data }: { data: MarketAccountData }) {
   const intl = useIntl();
@@ -35,30 +49,11 @@ function MyOrdersCard({ data }: { data: MarketAccountData }) {
   );
 }
 
-/** The client accounts the user trades for, with the markets; the account figures come with clearing. */
-function AccountSummary({ data }: { data: MarketAccountData | null }) {
-  const intl = useIntl();
+/** The client general accounts the user may see, with the markets to narrow the view to. */
+function AccountSummary({ data, figures, wide = false }: { data: MarketAccountData | null; figures: Figures; wide?: boolean }) {
   const locale = useLocale();
-  const user = useUser();
-  const notAssigned = intl.formatMessage({ id: 'home.notAssigned' });
   return (
-    <section className="card" aria-labelledby="trading-account-summary">
-      <div className="card-header">
-        <h2 id="trading-account-summary">
-          <FormattedMessage id="tradingAccount.clients" />
-        </h2>
-      </div>
-      <div className="chip-list">
-        {user && user.clientCodes.length > 0 ? (
-          user.clientCodes.map((code) => (
-            <span key={code} className="chip">
-              {code}
-            </span>
-          ))
-        ) : (
-          <span className="muted">{notAssigned}</span>
-        )}
-      </div>
+    <ClientAccountsCard figures={figures} wide={wide}>
       {data && data.markets.length > 0 && (
         <>
           <h3 className="subheading">
@@ -80,7 +75,18 @@ function AccountSummary({ data }: { data: MarketAccountData | null }) {
           </div>
         </>
       )}
-    </section>
+    </ClientAccountsCard>
+  );
+}
+
+/** Limits and positions, refreshed when the user's orders or trades change. */
+function AccountFiguresCards({ figures, data }: { figures: Figures; data: MarketAccountData }) {
+  const intl = useIntl();
+  return (
+    <div className="grid-span-all two-col-grid" role="region" aria-label={intl.formatMessage({ id: 'tradingAccount.figures' })}>
+      <LimitsCard figures={figures} />
+      <PositionsCard figures={figures} assets={data.assets} AssetLink={PositionAssetRouterLink} />
+    </div>
   );
 }
 
@@ -88,6 +94,7 @@ function AccountSummary({ data }: { data: MarketAccountData | null }) {
 export function TradingAccountPage() {
   const intl = useIntl();
   const data = useLoaderData({ strict: false }) as MarketAccountData;
+  const figures = useAccountFigures();
   usePageTitle(intl.formatMessage({ id: 'nav.tradingAccount' }));
   return (
     <div className="page">
@@ -97,8 +104,8 @@ export function TradingAccountPage() {
         </h1>
       </div>
       <div className="two-col-grid">
-        <AccountSummary data={data} />
-        <PlaceholderPanel title={<FormattedMessage id="tradingAccount.figures" />} />
+        <AccountSummary data={data} figures={figures} wide />
+        <AccountFiguresCards figures={figures} data={data} />
         <MyOrdersCard data={data} />
         <div className="grid-span-all">
           <TransactionsPanel assets={data.assets} />
@@ -113,6 +120,7 @@ export function MarketAccountPage() {
   const intl = useIntl();
   const locale = useLocale();
   const data = useLoaderData({ strict: false }) as MarketAccountData;
+  const figures = useAccountFigures({ marketId: data.market?.id });
   const title = data.market?.name ?? intl.formatMessage({ id: 'tradingAccount.allMarkets' });
   usePageTitle(title);
   return (
@@ -132,7 +140,7 @@ export function MarketAccountPage() {
         </div>
       </div>
       <div className="two-col-grid">
-        <AccountSummary data={data} />
+        <AccountSummary data={data} figures={figures} />
         <section className="card" aria-labelledby="market-assets">
           <div className="card-header">
             <h2 id="market-assets">
@@ -150,6 +158,7 @@ export function MarketAccountPage() {
             ))}
           </ul>
         </section>
+        <AccountFiguresCards figures={figures} data={data} />
         {data.market && (
           <section className="card grid-span-all" aria-labelledby="market-watch-title">
             <div className="card-header">
@@ -163,9 +172,6 @@ export function MarketAccountPage() {
         <MyOrdersCard data={data} />
         <div className="grid-span-all">
           <TransactionsPanel assets={data.assets} />
-        </div>
-        <div className="grid-span-all">
-          <PlaceholderPanel title={<FormattedMessage id="tradingAccount.figures" />} />
         </div>
       </div>
     </div>

@@ -53,6 +53,7 @@ const asset = {
   tradingStart: '2026-11-01',
   tradingEnd: '2026-12-30',
   documents: [],
+  marginBps: 1000,
 };
 const history = [
   { id: 'h1', ip: '10.0.0.1', timestamp: '2026-01-15T22:30:00.000Z' },

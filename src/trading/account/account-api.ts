@@ -1,0 +1,17 @@
+import { limitsResponseSchema, positionsResponseSchema, type LimitsResponse, type PositionsResponse } from '../../../protocol/account.ts';
+import { authedRequest } from '../../api/http.ts';
+
+/** GET /account/positions?marketId=: the current session's positions of the clients the user may see. */
+export function fetchPositions(marketId: string | undefined, signal?: AbortSignal): Promise<PositionsResponse> {
+  const query = marketId ? `?${new URLSearchParams({ marketId }).toString()}` : '';
+  return authedRequest(`/account/positions${query}`, (body) => positionsResponseSchema.safeParse(body).data ?? null, {
+    ...(signal ? { signal } : {}),
+  });
+}
+
+/** GET /account/limits: financial limits and the general account of each client the user may see. */
+export function fetchLimits(signal?: AbortSignal): Promise<LimitsResponse> {
+  return authedRequest('/account/limits', (body) => limitsResponseSchema.safeParse(body).data ?? null, {
+    ...(signal ? { signal } : {}),
+  });
+}
