@@ -21,6 +21,7 @@ import { enumLabelKey } from '../i18n/enum-labels.ts';
 import { formatApiError } from '../i18n/format-error.ts';
 import { formatMinor } from '../i18n/format.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
+import { fetchAvailableFunds } from './account/account-api.ts';
 
 export interface OrderTicketRequest {
   mode: OrderTicketMode;
@@ -45,6 +46,8 @@ export interface OrderDialogProps {
   assets?: readonly AssetSpecification[];
   /** A new order moved to another asset: the desk opens a fresh ticket for it with these values. */
   onAssetChange?: (asset: AssetSpecification, carried: Partial<OrderForm>) => void;
+  /** The client's available funds (amount units), shown beside the margin; null when not checked. */
+  fundsOf?: (clientCode: string, signal: AbortSignal) => Promise<number | null>;
 }
 
 const titles: Record<OrderTicketMode, MessageKey> = {
@@ -95,6 +98,22 @@ function carried(form: OrderForm): Partial<OrderForm> {
   return { way: form.way, clientCode: form.clientCode, validityType: form.validityType, executionType: form.executionType };
 }
 
+/** The client's available funds, fetched when the client code changes; null while unknown or not checked. */
+function useAvailableFunds(clientCode: string, fundsOf: NonNullable<OrderDialogProps['fundsOf']>): number | null {
+  const [funds, setFunds] = useState<{ clientCode: string; amount: number | null } | null>(null);
+  useEffect(() => {
+    if (!clientCode) return;
+    const controller = new AbortController();
+    fundsOf(clientCode, controller.signal).then(
+      (amount) => !controller.signal.aborted && setFunds({ clientCode, amount }),
+      // Funds are advice before sending; the server's check is the authority, so a failed read shows nothing.
+      () => !controller.signal.aborted && setFunds({ clientCode, amount: null }),
+    );
+    return () => controller.abort();
+  }, [clientCode, fundsOf]);
+  return funds?.clientCode === clientCode ? funds.amount : null;
+}
+
 /** The order's value and the margin it will block, exactly as the engine reckons them (amount units). */
 export function orderAmounts(form: OrderForm, asset: AssetSpecification): { value: number; margin: number } | null {
   const price = parseDecimal(form.price, asset.priceDecimals);
@@ -108,7 +127,7 @@ export function orderAmounts(form: OrderForm, asset: AssetSpecification): { valu
   }
 }
 
-function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, keyPrefix, markets = [], assets = [], onAssetChange }: OrderDialogProps & { request: OrderTicketRequest }) {
+function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, keyPrefix, markets = [], assets = [], onAssetChange, fundsOf = fetchAvailableFunds }: OrderDialogProps & { request: OrderTicketRequest }) {
   const intl = useIntl();
   const idBase = useId();
   const machine = useMemo(() => orderTicketMachineWithApi(api), [api]);
@@ -186,6 +205,8 @@ function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, k
   const fieldClass = (field: OrderFormField) => (errorOf(field) ? 'field field-invalid' : 'field');
 
   const amounts = editable ? orderAmounts(form, asset) : null;
+  const funds = useAvailableFunds(editable ? form.clientCode : '', fundsOf);
+  const shortfall = mode === 'add' && amounts !== null && funds !== null && amounts.margin > funds ? amounts.margin - Math.max(0, funds) : null;
   const problem = blocked ?? refusal;
   const order = request.order ?? null;
 
@@ -393,10 +414,26 @@ function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, k
             <dd className="mono" data-testid="order-margin">
               <strong>{amounts === null ? '—' : `${formatMinor(intl, amounts.margin, AMOUNT_DECIMALS)} ${asset.currency}`}</strong>
             </dd>
+            {funds !== null && (
+              <>
+                <dt>
+                  <FormattedMessage id="ticket.availableFunds" values={{ client: form.clientCode }} />
+                </dt>
+                <dd className="mono" data-testid="available-funds">
+                  {`${formatMinor(intl, funds, AMOUNT_DECIMALS)} ${asset.currency}`}
+                </dd>
+              </>
+            )}
           </dl>
-          <p className="field-hint">
-            <FormattedMessage id="ticket.marginNote" />
-          </p>
+          {shortfall !== null ? (
+            <p className="field-error" role="status" data-testid="funds-shortfall">
+              <FormattedMessage id="ticket.fundsShortfall" values={{ amount: `${formatMinor(intl, shortfall, AMOUNT_DECIMALS)} ${asset.currency}` }} />
+            </p>
+          ) : (
+            <p className="field-hint">
+              <FormattedMessage id="ticket.marginNote" />
+            </p>
+          )}
         </div>
       )}
       {problem && (

@@ -565,6 +565,8 @@ export const en = {
   'ticket.orderValue': 'Order value (price × quantity):',
   'ticket.margin': 'Margin blocked ({percent, number}% of the value):',
   'ticket.marginNote': 'The exchange blocks this margin from the client\'s available funds while the order is live.',
+  'ticket.availableFunds': 'Available funds of {client}:',
+  'ticket.fundsShortfall': 'The margin exceeds the available funds: the exchange will refuse the order unless {amount} more is deposited.',
   'ticket.close': 'Close',
   'ticket.sending': 'Sending…',
   'ticket.choose': 'Choose…',

@@ -567,6 +567,8 @@ export const ro: Record<MessageKey, string> = {
   'ticket.orderValue': 'Valoarea ordinului (preț × cantitate):',
   'ticket.margin': 'Marjă blocată ({percent, number}% din valoare):',
   'ticket.marginNote': 'Bursa blochează această marjă din fondurile disponibile ale clientului cât timp ordinul este activ.',
+  'ticket.availableFunds': 'Fonduri disponibile {client}:',
+  'ticket.fundsShortfall': 'Marja depășește fondurile disponibile: bursa va refuza ordinul dacă nu se depun încă {amount}.',
   'ticket.close': 'Închide',
   'ticket.sending': 'Se trimite…',
   'ticket.choose': 'Alegeți…',

@@ -15,3 +15,11 @@ export function fetchLimits(signal?: AbortSignal): Promise<LimitsResponse> {
     ...(signal ? { signal } : {}),
   });
 }
+
+/** The client's available funds (amount units) as the engine sees them now; null when funds are not checked or unknown. */
+export async function fetchAvailableFunds(clientCode: string, signal?: AbortSignal): Promise<number | null> {
+  const limits = await authedRequest(`/account/limits?${new URLSearchParams({ clientCode }).toString()}`, (body) => limitsResponseSchema.safeParse(body).data ?? null, {
+    ...(signal ? { signal } : {}),
+  });
+  return limits.items.find((item) => item.client.code === clientCode)?.availableFunds ?? null;
+}

@@ -19,12 +19,14 @@ function Harness({
   permissions = trading,
   onAccepted,
   locale = 'en',
+  fundsOf = async () => null,
 }: {
   api: OrdersApi;
   initial: OrderTicketRequest;
   permissions?: PhasePermissions | null;
   onAccepted?: () => void;
   locale?: 'en' | 'ro';
+  fundsOf?: (clientCode: string) => Promise<number | null>;
 }) {
   const [request, setRequest] = useState<OrderTicketRequest | null>(initial);
   return (
@@ -37,6 +39,7 @@ function Harness({
         clientCodes={['RO-HIDRO', 'RO-GAZEST']}
         permissions={permissions}
         keyPrefix="test-key"
+        fundsOf={fundsOf}
         {...(onAccepted ? { onAccepted } : {})}
       />
     </WithIntl>
@@ -49,6 +52,25 @@ function fakeApi(result: (submission: OrderSubmission) => Promise<unknown>) {
 }
 
 describe('order dialog', () => {
+  it('shows the client\'s available funds and warns when the margin exceeds them (both languages)', async () => {
+    const { api } = fakeApi(async () => order());
+    const fundsOf = vi.fn(async (clientCode: string) => (clientCode === 'RO-GAZEST' ? 10_000 : null));
+    const { unmount } = render(<Harness api={api} fundsOf={fundsOf} initial={{ mode: 'add', asset, defaults: { way: 'bid', price: '151.00', qty: '12.0' } }} />);
+    let dialog = await screen.findByRole('dialog');
+    expect(within(dialog).queryByTestId('available-funds')).toBeNull();
+    fireEvent.change(within(dialog).getByLabelText('Client code'), { target: { value: 'RO-GAZEST' } });
+    expect((await within(dialog).findByTestId('available-funds')).textContent).toBe('100.00 RON');
+    // Margin 181.20 RON (10% of 1,812.00) against 100.00 available: 81.20 short.
+    expect(within(dialog).getByTestId('funds-shortfall').textContent).toBe('The margin exceeds the available funds: the exchange will refuse the order unless 81.20 RON more is deposited.');
+    fireEvent.change(within(dialog).getByLabelText('Quantity (MWh)'), { target: { value: '5.0' } });
+    expect(within(dialog).queryByTestId('funds-shortfall')).toBeNull();
+    unmount();
+
+    render(<Harness api={api} locale="ro" fundsOf={fundsOf} initial={{ mode: 'add', asset, defaults: { way: 'bid', price: '151.00', qty: '12.0', clientCode: 'RO-GAZEST' } }} />);
+    dialog = await screen.findByRole('dialog');
+    expect((await within(dialog).findByTestId('funds-shortfall')).textContent).toBe('Marja depășește fondurile disponibile: bursa va refuza ordinul dacă nu se depun încă 81,20 RON.');
+  });
+
   it('shows the SPEC messages for an incomplete or invalid form and sends nothing', async () => {
     const { api, submit } = fakeApi(async () => order());
     render(<Harness api={api} initial={{ mode: 'add', asset, defaults: { way: 'bid' } }} />);
