@@ -8,3 +8,4 @@ export * from './market-data.ts';
 export * from './orders.ts';
 export * from './workspaces.ts';
 export * from './account.ts';
+export * from './chat.ts';

@@ -7,10 +7,13 @@ import { AuthService } from './auth/auth-service.ts';
 import { LoginLimiter, type LoginLimiterOptions } from './auth/login-limiter.ts';
 import { TokenService } from './auth/tokens.ts';
 import { loadDemoExchangeIfEmpty } from './demo/demo-exchange.ts';
+import { ChatService, type ChatServiceOptions } from './chat/chat-service.ts';
 import { attachGateway } from './gateway-wiring.ts';
+import { chatRoutes } from './http/chat.routes.ts';
 import type { StompGateway } from './gateway/stomp-gateway.ts';
 import { accountRoutes } from './http/account.routes.ts';
 import { API_PREFIX, createHttpApp } from './http/app.ts';
+import { orderHistoryRoutes } from './http/order-history.routes.ts';
 import { ordersRoutes } from './http/orders.routes.ts';
 import { workspacesRoutes } from './http/workspaces.routes.ts';
 import { lockDataDir } from './store/data-dir-lock.ts';
@@ -18,6 +21,7 @@ import { loadOrCreateSecret } from './store/secrets.repository.ts';
 import { openStore, type Store } from './store/store.ts';
 import { setupCommands } from './trading/engine-setup.ts';
 import { MarketDataPublisher } from './trading/market-data.ts';
+import { NotificationPublisher, usersByMarket } from './trading/notifications.ts';
 import { ReadModelProjector } from './trading/read-model-projector.ts';
 import { Sequencer } from './trading/sequencer.ts';
 import { bucharestDate } from './trading/time.ts';
@@ -41,6 +45,8 @@ export interface ExchangeServerOptions {
   tickIntervalMs?: number;
   /** Opens every closed market for trading at start (the demo exchange's default). */
   openMarketsOnStart?: boolean;
+  /** Chat send limits and the presence grace (tests shorten them). */
+  chat?: Pick<ChatServiceOptions, 'rateLimits' | 'presenceGraceMs'>;
 }
 
 export interface ExchangeServer {
@@ -106,9 +112,16 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     cleanups.push(() => app.close());
     // The gateway needs the HTTP server and the publisher needs the gateway: the hook is bound once both exist.
     const gatewayHooks: { onSubscribe?: MarketDataPublisher['onSubscribe'] } = {};
+    const chat = new ChatService({ store, now, ...options.chat });
+    await chat.load();
+    cleanups.push(() => chat.close());
     const gateway = await attachGateway(app.server, auth, store, {
       onSubscribe: (principal, destination, reply) => gatewayHooks.onSubscribe?.(principal, destination, reply),
+      onSend: chat.onSend,
+      onSessionOpened: chat.onSessionOpened,
+      onSessionClosed: chat.onSessionClosed,
     });
+    chat.attach(gateway);
     cleanups.push(() => gateway.close());
     const marketData = new MarketDataPublisher({
       engine: sequencer.engine,
@@ -120,12 +133,21 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       now,
     });
     cleanups.push(() => marketData.close());
+    const marketUsers = await usersByMarket(store);
+    const notifications = new NotificationPublisher({
+      gateway,
+      usersOfClient: (clientCode) => usersOfClient.get(clientCode) ?? [],
+      usersOfMarket: (marketId) => marketUsers.get(marketId) ?? [],
+    });
     gatewayHooks.onSubscribe = marketData.onSubscribe;
     await app.register(ordersRoutes({ auth, store, trading, marketData, marketOfAsset }), { prefix: API_PREFIX });
-    await app.register(accountRoutes({ auth, store, sequencer, projector, assets }), { prefix: API_PREFIX });
+    await app.register(orderHistoryRoutes({ auth, store, projector, marketOfAsset }), { prefix: API_PREFIX });
     await app.register(workspacesRoutes({ auth, store }), { prefix: API_PREFIX });
+    await app.register(accountRoutes({ auth, store, sequencer, projector, assets }), { prefix: API_PREFIX });
+    await app.register(chatRoutes({ auth, chat }), { prefix: API_PREFIX });
     sequencer.onEvents((events, _entry, _result, seq) => {
       marketData.onEvents(events);
+      notifications.onEvents(events);
       projector.onEvents(events, seq);
     });
 

@@ -11,7 +11,7 @@ export async function attachGateway(
   server: Server,
   auth: AuthService,
   store: Store,
-  hooks: Pick<StompGatewayOptions, 'onSubscribe' | 'onSend' | 'heartbeatMs'> = {},
+  hooks: Pick<StompGatewayOptions, 'onSubscribe' | 'onSend' | 'onSessionOpened' | 'onSessionClosed' | 'heartbeatMs'> = {},
 ): Promise<StompGateway> {
   const marketOfAsset = new Map((await store.reference.assets()).map((asset) => [asset.id, asset.marketId]));
   return createStompGateway({

@@ -7,7 +7,6 @@ import { map, scan, type Observable } from 'rxjs';
 import { destinations } from '../protocol/destinations.ts';
 import {
   assetActivitySchema,
-  chatMessageSchema,
   marketWatchRowSchema,
   notificationSchema,
   ownBestSchema,
@@ -15,7 +14,6 @@ import {
   tradeSchema,
   transactionSchema,
   type AssetActivity,
-  type ChatMessage,
   type MarketWatchRow,
   type Notification,
   type OwnBest,
@@ -80,19 +78,4 @@ export function assetActivity$(connection: Connection, assetId: string): Observa
 
 export function notifications$(connection: Connection): Observable<Notification> {
   return connection.watch$(destinations.notifications, notificationSchema);
-}
-
-export function chat$(connection: Connection): Observable<ChatMessage> {
-  return connection.watch$(destinations.chat, chatMessageSchema);
-}
-
-/** Body of a chat SEND. Not in protocol/ yet (see docs/client-core.md). */
-export interface ChatSend {
-  to: string;
-  text: string;
-}
-
-/** Sends a chat message; false when not connected. */
-export function sendChat(connection: Connection, message: ChatSend): boolean {
-  return connection.publish(destinations.chatSend, message);
 }

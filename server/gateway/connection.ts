@@ -15,8 +15,8 @@ const MAX_QUEUED_FRAMES = 64;
 /** After an ERROR frame the peer gets this long to finish the close handshake. */
 const CLOSE_GRACE_MS = 1000;
 
-export type ResolvedOptions = Required<Omit<StompGatewayOptions, 'onSubscribe' | 'onSend'>> &
-  Pick<StompGatewayOptions, 'onSubscribe' | 'onSend'>;
+type OptionalHooks = 'onSubscribe' | 'onSend' | 'onSessionOpened' | 'onSessionClosed';
+export type ResolvedOptions = Required<Omit<StompGatewayOptions, OptionalHooks>> & Pick<StompGatewayOptions, OptionalHooks>;
 
 export interface ConnectionContext {
   options: ResolvedOptions;
@@ -90,6 +90,7 @@ export class Connection implements DeliveryTarget {
   private readonly queue: StompFrame[] = [];
   private busy = false;
   private paused = false;
+  private sessionAnnounced = false;
   private lastReceivedAt = Date.now();
   private lastSentAt = Date.now();
   private connectTimer: NodeJS.Timeout | undefined;
@@ -278,6 +279,7 @@ export class Connection implements DeliveryTarget {
           ['user-name', principal.username],
         ]);
         this.startHeartbeats(offer, clientSends, clientWants);
+        if (this.isOpen) this.announceSession(true);
       });
   }
 
@@ -421,8 +423,21 @@ export class Connection implements DeliveryTarget {
     this.closeTimer.unref();
   }
 
+  /** Session hooks (presence): opened once after CONNECTED, closed once when the session ends. */
+  private announceSession(open: boolean): void {
+    if (this.sessionAnnounced === open || !this.principalValue) return;
+    this.sessionAnnounced = open;
+    const hook = open ? this.ctx.options.onSessionOpened : this.ctx.options.onSessionClosed;
+    try {
+      hook?.(this.principalValue, this.id);
+    } catch {
+      // A listener's failure must not break the connection.
+    }
+  }
+
   /** Frees subscriptions and timers; idempotent. */
   private release(): void {
+    this.announceSession(false);
     for (const subscription of this.subscriptions.values()) this.ctx.registry.remove(subscription);
     this.subscriptions.clear();
     this.queue.length = 0;

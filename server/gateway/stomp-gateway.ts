@@ -33,6 +33,10 @@ export interface StompGatewayOptions {
   onSubscribe?(principal: Principal, destination: string, reply: (body: unknown, headers?: Record<string, string>) => void): void;
   /** SEND to an application destination (`/app/...`); a thrown ExchangeError becomes an ERROR frame, then close. */
   onSend?(principal: Principal, destination: string, body: string, headers: Record<string, string>): Promise<void> | void;
+  /** A connection was authenticated (CONNECTED sent): presence. Exceptions are ignored. */
+  onSessionOpened?(principal: Principal, sessionId: string): void;
+  /** An authenticated connection ended (DISCONNECT, refusal, drop, socket close, shutdown); once per opened session. */
+  onSessionClosed?(principal: Principal, sessionId: string): void;
   /** Heart-beat the server offers both ways, ms. Default 10000; 0 disables heart-beating. */
   heartbeatMs?: number;
   /** A socket without a successful CONNECT is closed after this, ms. Default 5000. */
@@ -68,6 +72,8 @@ export function createStompGateway(options: StompGatewayOptions): StompGateway {
     authorize: options.authorize,
     onSubscribe: options.onSubscribe,
     onSend: options.onSend,
+    onSessionOpened: options.onSessionOpened,
+    onSessionClosed: options.onSessionClosed,
     heartbeatMs: options.heartbeatMs ?? 10_000,
     connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
     maxFrameBytes: options.maxFrameBytes ?? 64 * 1024,

@@ -1,3 +1,4 @@
+import { ChatRepository } from './chat.repository.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { openPglite, openPostgres, type Database } from './database.ts';
 import { migrate } from './migrations.ts';
@@ -10,6 +11,7 @@ export interface Store {
   users: UsersRepository;
   reference: ReferenceRepository;
   trading: TradingRepository;
+  chat: ChatRepository;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     users: new UsersRepository(db),
     reference: new ReferenceRepository(db),
     trading: new TradingRepository(db),
+    chat: new ChatRepository(db),
     async close() {
       await db.close();
       await unlock?.();

@@ -1,20 +1,91 @@
 import type { Order, SessionStats, Transaction } from '../../protocol/index.ts';
+import type { OrderEvent } from '../../protocol/order-history.ts';
 import type { Queryable } from './database.ts';
+
+/** One row of order_events: the event and where it sits in the journal. */
+export interface OrderEventRow {
+  journalSeq: number;
+  eventIndex: number;
+  clientCode: string;
+  event: OrderEvent;
+}
+
+export interface OrderHistoryFilter {
+  /** The clients whose orders may be listed; null: every client (administrator). */
+  clientCodes: string[] | null;
+  /** Assets allowed (the user's markets, narrowed by the asset or market filter). */
+  assetIds: string[];
+  way?: string | undefined;
+  status?: string | undefined;
+  clientCode?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  offset: number;
+  limit: number;
+}
 
 /** Orders, transactions and statistics as the engine's events left them (read models). */
 export class TradingRepository {
   constructor(private readonly db: Queryable) {}
 
-  /** One statement per batch: the projector writes thousands of rows a second. */
+  /** One statement per batch: the projector writes thousands of rows a second. Each order's latest state. */
   async upsertOrders(orders: Order[]): Promise<void> {
     if (orders.length === 0) return;
     await this.db.query(
-      `insert into orders (order_id, asset_id, client_code, status, data, updated_at)
-       select (o->>'orderId')::bigint, o->>'assetId', o->>'clientCode', o->>'status', o, (o->>'lastModifiedAt')::timestamptz
+      `insert into orders (order_id, asset_id, client_code, status, way, session_date, data, updated_at)
+       select (o->>'orderId')::bigint, o->>'assetId', o->>'clientCode', o->>'status', o->>'way', o->>'sessionDate', o, (o->>'lastModifiedAt')::timestamptz
          from jsonb_array_elements($1::jsonb) as o
-       on conflict (order_id) do update set status = excluded.status, data = excluded.data, updated_at = excluded.updated_at`,
+       on conflict (order_id) do update set status = excluded.status, session_date = excluded.session_date, data = excluded.data, updated_at = excluded.updated_at`,
       [JSON.stringify(orders)],
     );
+  }
+
+  /** Order events in journal order; a re-projected event (same record and index) is skipped. */
+  async insertOrderEvents(rows: OrderEventRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.db.query(
+      `insert into order_events (journal_seq, event_index, order_id, client_code, kind, at, data)
+       select (r->>'journalSeq')::bigint, (r->>'eventIndex')::integer, (r->'event'->>'orderId')::bigint, r->>'clientCode', r->'event'->>'kind', (r->'event'->>'at')::timestamptz, r->'event'
+         from jsonb_array_elements($1::jsonb) as r
+       on conflict (journal_seq, event_index) do nothing`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  /** Orders of the allowed clients and assets matching the filters, newest change first, with the total. */
+  async orderHistory(filter: OrderHistoryFilter): Promise<{ items: Order[]; total: number }> {
+    const rows = await this.db.query<{ data: Order; total: string | number }>(
+      `select data, count(*) over () as total from orders
+        where ($1::text[] is null or client_code = any($1::text[]))
+          and asset_id = any($2::text[])
+          and ($3::text is null or way = $3)
+          and ($4::text is null or status = $4)
+          and ($5::text is null or client_code = $5)
+          and ($6::text is null or session_date >= $6)
+          and ($7::text is null or session_date <= $7)
+        order by updated_at desc, order_id desc
+        offset $8 limit $9`,
+      [filter.clientCodes, filter.assetIds, filter.way ?? null, filter.status ?? null, filter.clientCode ?? null, filter.from ?? null, filter.to ?? null, filter.offset, filter.limit],
+    );
+    if (rows.length > 0) return { items: rows.map((row) => row.data), total: Number(rows[0]!.total) };
+    // A page past the end has no row to carry the count.
+    if (filter.offset === 0) return { items: [], total: 0 };
+    const count = await this.orderHistory({ ...filter, offset: 0, limit: 1 });
+    return { items: [], total: count.total };
+  }
+
+  /** One order's latest state, or undefined. */
+  async order(orderId: string): Promise<Order | undefined> {
+    if (!/^\d{1,18}$/.test(orderId)) return undefined;
+    const rows = await this.db.query<{ data: Order }>('select data from orders where order_id = $1::bigint', [orderId]);
+    return rows[0]?.data;
+  }
+
+  /** One order's events, oldest first. */
+  async orderEvents(orderId: string): Promise<OrderEvent[]> {
+    if (!/^\d{1,18}$/.test(orderId)) return [];
+    const rows = await this.db.query<{ data: OrderEvent }>('select data from order_events where order_id = $1::bigint order by journal_seq, event_index', [orderId]);
+    return rows.map((row) => row.data);
   }
 
   async insertTransactions(transactions: Transaction[]): Promise<void> {
@@ -50,9 +121,11 @@ export class TradingRepository {
     );
   }
 
+  /** Finished orders (traded, cancelled, expired) of the clients; live ones are the engine's. */
   async orders(filter: { clientCodes: string[]; assetId?: string | undefined; limit: number }): Promise<Order[]> {
     const rows = await this.db.query<{ data: Order }>(
-      `select data from orders where client_code = any($1::text[]) and ($2::text is null or asset_id = $2) order by updated_at desc, order_id desc limit $3`,
+      `select data from orders where client_code = any($1::text[]) and ($2::text is null or asset_id = $2) and status in ('traded', 'cancelled')
+        order by updated_at desc, order_id desc limit $3`,
       [filter.clientCodes, filter.assetId ?? null, filter.limit],
     );
     return rows.map((row) => row.data);

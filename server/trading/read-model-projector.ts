@@ -1,18 +1,21 @@
 import type { Order, SessionStats, Transaction } from '../../protocol/index.ts';
-import type { EngineEvent, OrderView } from '../engine/types.ts';
-import type { TradingRepository } from '../store/trading.repository.ts';
+import type { OrderEvent, OrderFill } from '../../protocol/order-history.ts';
+import type { EngineEvent } from '../engine/types.ts';
+import type { OrderEventRow, TradingRepository } from '../store/trading.repository.ts';
 import { orderToWire, statsToWire, transactionToWire } from './wire.ts';
 
 /** Rows per statement: about 5 ms of embedded-database work at a time. */
 const WRITE_SLICE = 150;
 
 /**
- * Keeps the store's finished orders, transactions and statistics in step with the engine's events.
+ * Keeps the store's orders (each one's latest state), order events, transactions and statistics in
+ * step with the engine's events.
  * Writes are batched and run one batch at a time, off the command path: the journal, not the
  * store, is what an acknowledgement waits for; after a crash the replay re-projects everything.
  */
 export class ReadModelProjector {
   private orders = new Map<string, Order>();
+  private orderEvents: OrderEventRow[] = [];
   private transactions: Transaction[] = [];
   private stats = new Map<string, SessionStats>();
   private running: Promise<void> | null = null;
@@ -44,14 +47,32 @@ export class ReadModelProjector {
     return true;
   }
 
+  /** Resolves once everything received so far is written (false after `timeoutMs`): a read after a write sees it. */
+  async flushed(timeoutMs = 2_000): Promise<boolean> {
+    if (this.lastError) return false;
+    return this.caughtUpTo(this.pendingSeq, timeoutMs);
+  }
+
   /** `journalSeq`: the journal record these events came from; written as the watermark with them. */
   onEvents = (events: EngineEvent[], journalSeq: number | null): void => {
     if (journalSeq !== null) this.pendingSeq = Math.max(this.pendingSeq, journalSeq);
-    for (const event of events) {
-      // Live orders are the engine's; the store keeps an order once it is finished (history).
-      if (event.type === 'order' && isFinished(event.order)) this.orders.set(String(event.order.orderId), orderToWire(event.order));
-      else if (event.type === 'trade') this.transactions.push(transactionToWire(event.transaction));
-      else if (event.type === 'stats') this.stats.set(`${event.stats.assetId}|${event.stats.sessionDate}`, statsToWire(event.stats, Date.now()));
+    // The fills of each order since its last order event: a trade comes before the order events it causes.
+    let fills: Map<number, OrderFill[]> | null = null;
+    for (let index = 0; index < events.length; index++) {
+      const event = events[index]!;
+      if (event.type === 'order') {
+        const wire = orderToWire(event.order);
+        this.orders.set(wire.orderId, wire);
+        const own = fills?.get(event.order.orderId) ?? [];
+        fills?.delete(event.order.orderId);
+        if (journalSeq !== null) this.orderEvents.push({ journalSeq, eventIndex: index, clientCode: wire.clientCode, event: orderEventToWire(event, wire, own) });
+      } else if (event.type === 'trade') {
+        const { transaction } = event;
+        this.transactions.push(transactionToWire(transaction));
+        fills ??= new Map();
+        const fill = { transactionId: String(transaction.transactionId), price: transaction.price, qty: transaction.qty };
+        for (const orderId of [transaction.buyOrderId, transaction.sellOrderId]) fills.set(orderId, [...(fills.get(orderId) ?? []), fill]);
+      } else if (event.type === 'stats') this.stats.set(`${event.stats.assetId}|${event.stats.sessionDate}`, statsToWire(event.stats, Date.now()));
     }
     // `finally` runs after the assignment even when there is nothing to write.
     if (!this.running) this.running = this.drain().finally(() => (this.running = null));
@@ -64,32 +85,51 @@ export class ReadModelProjector {
   }
 
   private async drain(): Promise<void> {
-    while (this.orders.size > 0 || this.transactions.length > 0 || this.stats.size > 0 || this.pendingSeq > this.writtenSeq) {
+    while (this.orders.size > 0 || this.orderEvents.length > 0 || this.transactions.length > 0 || this.stats.size > 0 || this.pendingSeq > this.writtenSeq) {
       if (this.batchIntervalMs > 0) await new Promise((resolve) => setTimeout(resolve, this.batchIntervalMs));
       const seq = this.pendingSeq;
       const orders = [...this.orders.values()];
+      const orderEvents = this.orderEvents;
       const transactions = this.transactions;
       const stats = [...this.stats.values()];
       this.orders = new Map();
+      this.orderEvents = [];
       this.transactions = [];
       this.stats = new Map();
       try {
         // Embedded PostgreSQL runs on this thread: slices keep each stall of the event loop short.
         for (let start = 0; start < transactions.length; start += WRITE_SLICE) await this.repository.insertTransactions(transactions.slice(start, start + WRITE_SLICE));
         for (let start = 0; start < orders.length; start += WRITE_SLICE) await this.repository.upsertOrders(orders.slice(start, start + WRITE_SLICE));
+        for (let start = 0; start < orderEvents.length; start += WRITE_SLICE) await this.repository.insertOrderEvents(orderEvents.slice(start, start + WRITE_SLICE));
         await this.repository.upsertStats(stats);
-        if (seq > this.writtenSeq) {
+        // After a failed write the watermark stays where it was, so a restart re-projects the lost rows.
+        if (seq > this.writtenSeq && !this.lastError) {
           await this.repository.setWatermark(seq);
           this.writtenSeq = seq;
         }
       } catch (error) {
-        // A failed write is kept as the last error; the next replay re-projects from the journal.
         this.lastError = error as Error;
       }
+      if (this.lastError && this.orders.size === 0 && this.orderEvents.length === 0 && this.transactions.length === 0 && this.stats.size === 0) break;
     }
   }
 }
 
-function isFinished(order: OrderView): boolean {
-  return order.status === 'traded' || order.status === 'cancelled';
+function orderEventToWire(event: Extract<EngineEvent, { type: 'order' }>, wire: Order, fills: OrderFill[]): OrderEvent {
+  return {
+    orderId: wire.orderId,
+    kind: event.kind,
+    at: new Date(event.at).toISOString(),
+    status: wire.status,
+    suspended: wire.suspended,
+    price: wire.price,
+    qty: wire.qty,
+    offeredQty: wire.offeredQty,
+    tradedQty: wire.tradedQty,
+    tradedPrice: wire.tradedPrice,
+    validityType: wire.validityType,
+    validity: wire.validity,
+    reason: event.reason ?? null,
+    fills: event.kind === 'traded' || event.kind === 'tradedPartially' ? fills : [],
+  };
 }

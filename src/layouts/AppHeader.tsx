@@ -12,6 +12,8 @@ import { localePath } from '../i18n/locale.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
 import { useLocale } from '../i18n/use-locale.ts';
 import { useConnectionStatus } from '../realtime/RealtimeProvider.tsx';
+import { ChatButton } from '../trading/chat/ChatButton.tsx';
+import { NotificationBell } from '../trading/notifications/NotificationBell.tsx';
 
 export function BrandLink() {
   const locale = useLocale();
@@ -92,6 +94,8 @@ export function AppHeader() {
         <div className="header-tools">
           {connection && <ConnectionIndicator status={connection} />}
           {user && <PasswordExpiryIndicator passwordExpiresAt={user.passwordExpiresAt} />}
+          {signedIn && <ChatButton />}
+          {signedIn && <NotificationBell />}
           <LanguageSwitch />
           <ThemeToggle />
           {signedIn ? (

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { Order } from '../../protocol/market-data.ts';
 import type { AssetSpecification } from '../../protocol/reference.ts';
@@ -6,6 +7,8 @@ import { enumLabelKey, orderStatusLabelKey } from '../i18n/enum-labels.ts';
 import { formatExchangeDateTime, formatMinor } from '../i18n/format.ts';
 import type { OrderTicketRequest } from './OrderDialog.tsx';
 import { isLiveOrder } from './live.ts';
+import { OrderEventsDialog } from './orders/OrderEventsDialog.tsx';
+import { OrdersDialogButton } from './orders/OrdersDialog.tsx';
 
 export interface OrdersTableProps {
   orders: readonly Order[];
@@ -16,9 +19,13 @@ export interface OrdersTableProps {
   label: string;
 }
 
-/** My active orders, live; modify, cancel, suspend or activate from the row (the order dialog confirms). */
+/**
+ * My active orders, live; modify, cancel, suspend or activate from the row (the order dialog confirms),
+ * an order's history on demand, and the orders dialog (all orders, with filters) above the table.
+ */
 export function OrdersTable({ orders, assets, assetId, onAction, label }: OrdersTableProps) {
   const intl = useIntl();
+  const [historyOf, setHistoryOf] = useState<string | null>(null);
   const byId = new Map(assets.map((asset) => [asset.id, asset]));
   const rows = orders.filter((order) => isLiveOrder(order) && (assetId === undefined || order.assetId === assetId));
   const columns: DataTableColumn<Order>[] = [
@@ -102,19 +109,33 @@ export function OrdersTable({ orders, assets, assetId, onAction, label }: Orders
             <button type="button" className="button button-small button-danger" onClick={() => open('cancel')}>
               <FormattedMessage id="orders.cancel" />
             </button>
+            <button
+              type="button"
+              className="button button-small button-ghost"
+              onClick={() => setHistoryOf(o.orderId)}
+              aria-label={intl.formatMessage({ id: 'ordersHistory.historyOf' }, { orderId: o.orderId })}
+            >
+              <FormattedMessage id="ordersHistory.history" />
+            </button>
           </span>
         );
       },
     },
   ];
   return (
-    <DataTable
-      label={label}
-      columns={columns}
-      rows={rows}
-      rowKey={(o) => o.orderId}
-      initialSort={{ columnId: 'updated', direction: 'desc' }}
-      emptyMessage={<FormattedMessage id="orders.empty" />}
-    />
+    <>
+      <div className="orders-table-toolbar">
+        <OrdersDialogButton {...(assetId === undefined ? {} : { initialFilters: { assetId } })} />
+      </div>
+      <DataTable
+        label={label}
+        columns={columns}
+        rows={rows}
+        rowKey={(o) => o.orderId}
+        initialSort={{ columnId: 'updated', direction: 'desc' }}
+        emptyMessage={<FormattedMessage id="orders.empty" />}
+      />
+      <OrderEventsDialog orderId={historyOf} assets={assets} onClose={() => setHistoryOf(null)} />
+    </>
   );
 }

@@ -1,20 +1,20 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useIntl, type IntlShape } from 'react-intl';
-import { defer, merge, type Observable } from 'rxjs';
-import { filter, map } from 'rxjs/operators';
+import { defer, Observable } from 'rxjs';
+import { map } from 'rxjs/operators';
 import type { OrderForm, OrderTicketMode } from '../../machines/order-ticket.machine.ts';
 import { phasePermissions, sessionPhaseMachineFor, type PhasePermissions } from '../../machines/session-phase.machine.ts';
 import type { AssetSpecification, Market } from '../../protocol/reference.ts';
-import type { Order, OrderUpdate, Transaction } from '../../protocol/market-data.ts';
+import type { Order } from '../../protocol/market-data.ts';
 import type { Connection } from '../../streams/connection.ts';
 import { fetchAssets, fetchMarkets } from '../api/reference.ts';
 import { appOrdersApi } from '../api/trading.ts';
 import { useUser } from '../auth/use-auth.ts';
-import { enumLabelKey } from '../i18n/enum-labels.ts';
-import { formatMinor } from '../i18n/format.ts';
 import { useRealtime } from '../realtime/RealtimeProvider.tsx';
-import { sharedMyTrades, sharedOrderUpdates, useMyTradesList } from './live.ts';
+import { useMyTradesList } from './live.ts';
+import { describeEntry } from './notifications/describe.ts';
+import { createNotificationCenter, notificationCenterFor, REPLAY_WINDOW_MS, type NotificationSources as CenterSources } from './notifications/notification-center.ts';
 import { OrderDialog, type OrderTicketRequest } from './OrderDialog.tsx';
 
 interface TradingDesk {
@@ -62,8 +62,7 @@ export interface Toast {
 }
 
 const TOAST_MS = 8000;
-/** Order updates this soon after subscribing, and any with the same seq, are the server's replay of what is there, not news. */
-export const REPLAY_WINDOW_MS = 1500;
+export { REPLAY_WINDOW_MS };
 
 let audioContext: AudioContext | null = null;
 /** A short beep through WebAudio (the sound notification preference). */
@@ -116,93 +115,53 @@ function useReference(connection: Connection | null) {
   return reference;
 }
 
-export interface NotificationSources {
-  orders: Observable<OrderUpdate>;
-  trades: Observable<Transaction>;
+export interface NotificationSources extends CenterSources {
   intl: IntlShape;
   assets: () => ReadonlyMap<string, AssetSpecification>;
-  /** Clock (tests). */
-  now?: () => number;
 }
 
 /**
- * The toasts for own order events and trades. Order updates in the first moments after subscribing,
- * and any later one with the same seq, are the server's replay of the orders there are: not news.
- * Trades are not replayed on subscribe, so every one is news.
+ * The toasts: one per new entry of a notification centre fed by these sources (own order events,
+ * own trades, the server's notifications). A fact the centre already has (the server's version of a
+ * trade or an order's end) makes no second toast.
  */
-export function notificationToasts({ orders, trades, intl, assets, now = Date.now }: NotificationSources): Observable<Omit<Toast, 'id'>> {
+export function notificationToasts({ intl, assets, ...sources }: NotificationSources): Observable<Omit<Toast, 'id'>> {
   return defer(() => {
-    const since = now();
-    let replaySeq: number | null = null;
-    const describe = (order: Order) => {
-      const asset = assets().get(order.assetId);
-      return {
-        way: intl.formatMessage({ id: enumLabelKey('way', order.way) }),
-        status: intl.formatMessage({ id: enumLabelKey('orderStatus', order.status) }),
-        asset: asset?.code ?? order.assetId,
-        qty: asset ? formatMinor(intl, order.offeredQty, asset.quantityDecimals) : String(order.offeredQty),
-        price: order.price === null ? '—' : asset ? formatMinor(intl, order.price, asset.priceDecimals) : String(order.price),
-        client: order.clientCode,
+    const center = createNotificationCenter(sources);
+    return new Observable<Omit<Toast, 'id'>>((subscriber) => {
+      const subscription = center.added$.pipe(map((entry) => describeEntry(intl, entry, { assets: assets() }))).subscribe(subscriber);
+      const stop = center.start();
+      return () => {
+        stop();
+        subscription.unsubscribe();
       };
-    };
-    const orderToasts = orders.pipe(
-      filter((update) => {
-        if (replaySeq === null && now() - since < REPLAY_WINDOW_MS) {
-          replaySeq = update.seq;
-          return false;
-        }
-        return replaySeq === null || update.seq > replaySeq;
-      }),
-      map((update): Omit<Toast, 'id'> => ({
-        tone: update.order.status === 'cancelled' ? 'warning' : 'info',
-        text: intl.formatMessage({ id: update.order.suspended ? 'notify.orderSuspended' : 'notify.order' }, describe(update.order)),
-      })),
-    );
-    const tradeToasts = trades.pipe(
-      map((trade): Omit<Toast, 'id'> => {
-        const asset = assets().get(trade.assetId);
-        return {
-          tone: 'success',
-          text: intl.formatMessage(
-            { id: 'notify.trade' },
-            {
-              asset: asset?.code ?? trade.assetId,
-              qty: asset ? formatMinor(intl, trade.qty, asset.quantityDecimals) : String(trade.qty),
-              price: asset ? formatMinor(intl, trade.price, asset.priceDecimals) : String(trade.price),
-              buyer: trade.buyer,
-              seller: trade.seller,
-            },
-          ),
-        };
-      }),
-    );
-    return merge(orderToasts, tradeToasts);
+    });
   });
 }
 
-function useNotifications(connection: Connection | null, enabled: boolean, sound: boolean, assetList: readonly AssetSpecification[]) {
+function useNotifications(connection: Connection | null, enabled: boolean, sound: boolean, assetList: readonly AssetSpecification[], marketList: readonly Market[]) {
   const intl = useIntl();
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(1);
-  const assets = useMemo(() => new Map(assetList.map((asset) => [asset.id, asset])), [assetList]);
+  const reference = useMemo(
+    () => ({ assets: new Map(assetList.map((asset) => [asset.id, asset])), markets: new Map(marketList.map((market) => [market.id, market])) }),
+    [assetList, marketList],
+  );
   const soundRef = useRef(sound);
   soundRef.current = sound;
-  const assetsRef = useRef(assets);
-  assetsRef.current = assets;
+  const referenceRef = useRef(reference);
+  referenceRef.current = reference;
 
   const dismiss = useCallback((id: number) => setToasts((list) => list.filter((toast) => toast.id !== id)), []);
 
   useEffect(() => {
-    if (!connection || !enabled) return undefined;
-    const toasts$ = notificationToasts({
-      orders: sharedOrderUpdates(connection),
-      trades: sharedMyTrades(connection),
-      intl,
-      assets: () => assetsRef.current,
-    });
-    const subscription = toasts$.subscribe((toast) => {
+    if (!connection) return undefined;
+    // The centre keeps the list for the bell whatever the preference; toasts and sound follow it.
+    const center = notificationCenterFor(connection);
+    if (!enabled) return undefined;
+    const subscription = center.added$.subscribe((entry) => {
       const id = nextId.current++;
-      setToasts((list) => [...list.slice(-4), { ...toast, id }]);
+      setToasts((list) => [...list.slice(-4), { ...describeEntry(intl, entry, referenceRef.current), id }]);
       setTimeout(() => dismiss(id), TOAST_MS);
       if (soundRef.current) beep();
     });
@@ -214,7 +173,7 @@ function useNotifications(connection: Connection | null, enabled: boolean, sound
 
 /**
  * The trading desk every signed-in page shares: the order dialog (opened from books, tables and the
- * B/S shortcuts) and the notification toasts for own order events and trades.
+ * B/S shortcuts) and the notification toasts (own order events, trades, the server's notifications).
  */
 export function TradingDeskProvider({ children }: { children: ReactNode }) {
   const realtime = useRealtime();
@@ -231,6 +190,7 @@ export function TradingDeskProvider({ children }: { children: ReactNode }) {
     preferences?.notifications ?? true,
     preferences?.soundNotifications ?? false,
     reference.assets,
+    reference.markets,
   );
   const onAssetChange = useCallback((asset: AssetSpecification, carried: Partial<OrderForm>) => setRequest({ mode: 'add', asset, defaults: carried }), []);
   const onAccepted = useCallback((_order: Order | null, _mode: OrderTicketMode) => undefined, []);

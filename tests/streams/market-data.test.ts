@@ -6,13 +6,11 @@ import type { MarketWatchRow, Order, OrderUpdate } from '../../protocol/market-d
 import { createConnection, type Connection, type StreamError } from '../../streams/connection.ts';
 import {
   assetActivity$,
-  chat$,
   foldMarketWatch,
   marketWatch$,
   myTrades$,
   notifications$,
   ownBest$,
-  sendChat,
   sessionPhase$,
   sessionStats$,
   trades$,
@@ -93,19 +91,6 @@ describe('typed streams', () => {
     expect(await roundTrip(assetActivity$(connection, 'A1'), destinations.activity('A1'), [activity])).toEqual([activity]);
     const note = { id: 'N1', kind: 'phaseChanged', messageKey: 'notifications.phase', values: { phase: 'trading' }, at };
     expect(await roundTrip(notifications$(connection), destinations.notifications, [note])).toEqual([note]);
-    const chat = { id: 'c1', from: 'u1', to: 'u2', text: 'salut', at };
-    expect(await roundTrip(chat$(connection), destinations.chat, [chat, { ...chat, text: '' }])).toEqual([chat]);
-    expect(errors.filter((e) => e.kind === 'payload').map((e) => e.kind === 'payload' && e.destination)).toEqual([destinations.chat]);
-  });
-
-  it('sendChat SENDs JSON to /app/chat, and refuses when offline', async () => {
-    expect(sendChat(connection, { to: 'u2', text: 'bună' })).toBe(true);
-    await tick();
-    const send = server.frames('SEND')[0]!;
-    expect(send.headers['destination']).toBe('/app/chat');
-    expect(JSON.parse(send.body)).toEqual({ to: 'u2', text: 'bună' });
-    const offline = createConnection({ url: 'ws://nowhere.test/ws', getToken: () => 't', heartbeatMs: 0, backoff: { initialMs: 1, maxMs: 1 } });
-    expect(sendChat(offline, { to: 'u2', text: 'x' })).toBe(false);
   });
 
   it('myOrders$ maps the legacy statuses onto the current ones and refuses unknown ones', async () => {

@@ -6,6 +6,7 @@ import { localePath } from '../../i18n/locale.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { AccountSettingsTab } from './AccountSettingsTab.tsx';
 import { LoginHistoryTab } from './LoginHistoryTab.tsx';
+import { OrdersTab } from './OrdersTab.tsx';
 import { ProfileTab } from './ProfileTab.tsx';
 import { accountTabPath, accountTabs, isAccountTab, type AccountTabSlug } from './tabs.ts';
 
@@ -65,6 +66,8 @@ export function AccountTabPanel() {
       return <ProfileTab />;
     case 'login-history':
       return <LoginHistoryTab />;
+    case 'orders':
+      return <OrdersTab />;
     case 'account-settings':
       return <AccountSettingsTab />;
     default: {

@@ -7,7 +7,7 @@ import type { MessageKey } from '../../i18n/messages/index.ts';
  */
 export const accountTabs = [
   { slug: 'profile', label: 'account.tab.profile', ready: true },
-  { slug: 'orders', label: 'account.tab.orders', ready: false },
+  { slug: 'orders', label: 'account.tab.orders', ready: true },
   { slug: 'transactions', label: 'account.tab.transactions', ready: false },
   { slug: 'otc-transactions', label: 'account.tab.otcTransactions', ready: false },
   { slug: 'bank-commissions', label: 'account.tab.bankCommissions', ready: false },

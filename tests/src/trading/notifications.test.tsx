@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { createIntl } from 'react-intl';
 import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { OrderUpdate, Transaction } from '../../../protocol/market-data.ts';
+import type { Notification, OrderUpdate, Transaction } from '../../../protocol/market-data.ts';
 import { messagesFor } from '../../../src/i18n/messages/index.ts';
 import { notificationToasts, REPLAY_WINDOW_MS, ToastRegion } from '../../../src/trading/TradingDesk.tsx';
 import { WithIntl } from '../components/intl.tsx';
@@ -70,6 +70,30 @@ describe('notifications', () => {
     expect(texts).toEqual([
       'info: Ordin suspendat (Creat): Cumpărare 10,0 GSPOT-DA la 150,00 pentru RO-HIDRO',
       'success: Tranzacție pe GSPOT-DA: 5,0 la 151,00 (RO-HIDRO → RO-TERMO)',
+    ]);
+  });
+
+  it("toasts the server's notifications, but never a fact twice: the server's copy of a trade or an order's end makes no second toast", () => {
+    let clock = 1_000_000;
+    const orders = new Subject<OrderUpdate>();
+    const trades = new Subject<Transaction>();
+    const notifications = new Subject<Notification>();
+    const texts: string[] = [];
+    const intl = createIntl({ locale: 'en', defaultLocale: 'ro', messages: messagesFor('en') });
+    const subscription = notificationToasts({ orders, trades, notifications, intl, assets: () => new Map([[asset.id, asset]]), now: () => clock }).subscribe((toast) => texts.push(`${toast.tone}: ${toast.text}`));
+    clock += REPLAY_WINDOW_MS + 1;
+    const at = '2026-11-22T10:00:01.000Z';
+    trades.next(transaction);
+    notifications.next({ id: 'n1', kind: 'orderTraded', messageKey: 'notifications.orderTraded', at, values: { transactionId: 'T-1', orderId: 'O-1', way: 'ask', assetId: asset.id, qty: 50, price: 15100, clientCode: 'RO-HIDRO' } });
+    notifications.next({ id: 'n2', kind: 'orderExpired', messageKey: 'notifications.orderExpired', at, values: { orderId: 'O-3', way: 'bid', assetId: asset.id, qty: 100, price: 14000, clientCode: 'RO-GAZEST' } });
+    orders.next({ seq: 50, order: order({ orderId: 'O-3', status: 'cancelled' }) });
+    notifications.next({ id: 'n3', kind: 'phaseChanged', messageKey: 'notifications.phaseChanged', at, values: { marketId: 'GAS-SPOT', assetId: asset.id, phase: 'closing', previous: 'trading' } });
+    subscription.unsubscribe();
+    orders.next({ seq: 51, order: order({ orderId: 'O-4' }) });
+    expect(texts).toEqual([
+      'success: Trade on GSPOT-DA: 5.0 at 151.00 (RO-HIDRO → RO-TERMO)',
+      'warning: Order O-3 expired: Bid 10.0 GSPOT-DA at 140.00 for RO-GAZEST',
+      'info: GSPOT-DA (GAS-SPOT) is now in the Closing phase',
     ]);
   });
 

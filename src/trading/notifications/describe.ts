@@ -1,0 +1,108 @@
+import type { IntlShape } from 'react-intl';
+import type { Notification, Order } from '../../../protocol/market-data.ts';
+import type { AssetSpecification, Market } from '../../../protocol/reference.ts';
+import { enumLabelKey, enumLabelGroups } from '../../i18n/enum-labels.ts';
+import { formatMinor } from '../../i18n/format.ts';
+import type { MessageKey } from '../../i18n/messages/index.ts';
+import type { NotificationCategory, NotificationEntry } from './notification-center.ts';
+
+export type Tone = 'info' | 'success' | 'warning';
+
+export interface Reference {
+  assets: ReadonlyMap<string, AssetSpecification>;
+  markets?: ReadonlyMap<string, Market>;
+}
+
+export const categoryLabel: Record<NotificationCategory, MessageKey> = {
+  order: 'notifications.category.order',
+  trade: 'notifications.category.trade',
+  phase: 'notifications.category.phase',
+  workflow: 'notifications.category.workflow',
+  system: 'notifications.category.system',
+};
+
+/** The messages the server's notifications may name; anything else is shown generically. */
+const serverMessages: Partial<Record<Notification['kind'], MessageKey>> = {
+  orderTraded: 'notifications.orderTraded',
+  orderExpired: 'notifications.orderExpired',
+  orderCancelled: 'notifications.orderCancelled',
+  phaseChanged: 'notifications.phaseChanged',
+};
+
+const cancelReasons: Record<string, MessageKey> = { ioc: 'notifications.reason.ioc', expired: 'notifications.reason.expired' };
+
+function isOneOf<T extends string>(values: readonly T[], value: unknown): value is T {
+  return typeof value === 'string' && (values as readonly string[]).includes(value);
+}
+
+function orderValues(intl: IntlShape, order: Order, reference: Reference) {
+  const asset = reference.assets.get(order.assetId);
+  return {
+    way: intl.formatMessage({ id: enumLabelKey('way', order.way) }),
+    status: intl.formatMessage({ id: enumLabelKey('orderStatus', order.status) }),
+    asset: asset?.code ?? order.assetId,
+    qty: asset ? formatMinor(intl, order.offeredQty, asset.quantityDecimals) : String(order.offeredQty),
+    price: order.price === null ? '—' : asset ? formatMinor(intl, order.price, asset.priceDecimals) : String(order.price),
+    client: order.clientCode,
+  };
+}
+
+/** The raw values of a server notification, formatted for its message: asset code, numbers in the asset's decimals, labels. */
+function serverValues(intl: IntlShape, n: Notification, reference: Reference): Record<string, string> {
+  const v = n.values;
+  const asset = typeof v.assetId === 'string' ? reference.assets.get(v.assetId) : undefined;
+  const minor = (value: string | number | undefined, decimals: number | undefined) =>
+    value === undefined ? '—' : typeof value === 'number' && decimals !== undefined ? formatMinor(intl, value, decimals) : String(value);
+  const market = typeof v.marketId === 'string' ? (reference.markets?.get(v.marketId)?.name ?? v.marketId) : '';
+  return {
+    orderId: String(v.orderId ?? ''),
+    transactionId: String(v.transactionId ?? ''),
+    asset: asset?.code ?? String(v.assetId ?? ''),
+    client: String(v.clientCode ?? ''),
+    qty: minor(v.qty, asset?.quantityDecimals),
+    price: minor(v.price, asset?.priceDecimals),
+    way: isOneOf(enumLabelGroups.way.values, v.way) ? intl.formatMessage({ id: enumLabelKey('way', v.way) }) : String(v.way ?? ''),
+    phase: isOneOf(enumLabelGroups.sessionPhase.values, v.phase) ? intl.formatMessage({ id: enumLabelKey('sessionPhase', v.phase) }) : String(v.phase ?? ''),
+    reason: typeof v.reason === 'string' && cancelReasons[v.reason] ? intl.formatMessage({ id: cancelReasons[v.reason]! }) : String(v.reason ?? ''),
+    market,
+    scope: v.assetId ? 'asset' : 'market',
+  };
+}
+
+/** The text and tone of an entry in the user's language. */
+export function describeEntry(intl: IntlShape, entry: NotificationEntry, reference: Reference): { text: string; tone: Tone } {
+  const { content } = entry;
+  if (content.source === 'order') {
+    const { order } = content;
+    return {
+      tone: order.status === 'cancelled' ? 'warning' : 'info',
+      text: intl.formatMessage({ id: order.suspended ? 'notify.orderSuspended' : 'notify.order' }, orderValues(intl, order, reference)),
+    };
+  }
+  if (content.source === 'trade') {
+    const { trade } = content;
+    const asset = reference.assets.get(trade.assetId);
+    return {
+      tone: 'success',
+      text: intl.formatMessage(
+        { id: 'notify.trade' },
+        {
+          asset: asset?.code ?? trade.assetId,
+          qty: asset ? formatMinor(intl, trade.qty, asset.quantityDecimals) : String(trade.qty),
+          price: asset ? formatMinor(intl, trade.price, asset.priceDecimals) : String(trade.price),
+          buyer: trade.buyer,
+          seller: trade.seller,
+        },
+      ),
+    };
+  }
+  const n = content.notification;
+  const tone: Tone = n.kind === 'orderTraded' ? 'success' : n.kind === 'orderExpired' || n.kind === 'orderCancelled' ? 'warning' : 'info';
+  const key = serverMessages[n.kind];
+  if (key && key === n.messageKey) return { tone, text: intl.formatMessage({ id: key }, serverValues(intl, n, reference)) };
+  // Kinds that come later (workflows) bring their own keys: shown when this client knows them.
+  if (Object.prototype.hasOwnProperty.call(intl.messages, n.messageKey)) {
+    return { tone, text: intl.formatMessage({ id: n.messageKey as MessageKey }, n.values) };
+  }
+  return { tone, text: intl.formatMessage({ id: 'notifications.generic' }, { kind: intl.formatMessage({ id: categoryLabel[entry.category] }) }) };
+}
