@@ -19,7 +19,15 @@ import type { ClientError } from '../streams/api.ts';
 import type { Connection } from '../streams/connection.ts';
 import { sessionPhase$ } from '../streams/market-data.ts';
 
-export type SessionPhaseEvent = { type: 'PHASE'; phase: SessionPhase; sessionDate: string; at: string };
+export type SessionPhaseEvent = {
+  type: 'PHASE';
+  phase: SessionPhase;
+  sessionDate: string;
+  at: string;
+  /** The market's next scheduled phase and its start (ISO), null when none is scheduled. */
+  nextPhase: SessionPhase | null;
+  nextPhaseAt: string | null;
+};
 
 export interface SessionPhaseInput {
   marketId: string;
@@ -36,6 +44,8 @@ export interface SessionPhaseContext {
   phase: SessionPhase | null;
   sessionDate: string | null;
   since: string | null;
+  nextPhase: SessionPhase | null;
+  nextPhaseAt: string | null;
 }
 
 export const orderActionTags = ['canPlace', 'canModify', 'canChangePrice', 'canCancel', 'canSuspend', 'canActivate'] as const;
@@ -55,7 +65,7 @@ export function phaseUpdateMatches(input: SessionPhaseInput, update: PhaseUpdate
 }
 
 export function phaseUpdateToEvent(update: PhaseUpdate): SessionPhaseEvent {
-  return { type: 'PHASE', phase: update.phase, sessionDate: update.sessionDate, at: update.at };
+  return { type: 'PHASE', phase: update.phase, sessionDate: update.sessionDate, at: update.at, nextPhase: update.nextPhase ?? null, nextPhaseAt: update.nextPhaseAt ?? null };
 }
 
 const phaseUpdates = fromEventObservable<SessionPhaseEvent, SessionPhaseInput>(() => EMPTY);
@@ -77,11 +87,11 @@ export const sessionPhaseMachine = setup({
     isPhase: ({ event }, params: { phase: SessionPhase }) => event.phase === params.phase,
   },
   actions: {
-    recordPhase: assign(({ event }) => ({ phase: event.phase, sessionDate: event.sessionDate, since: event.at })),
+    recordPhase: assign(({ event }) => ({ phase: event.phase, sessionDate: event.sessionDate, since: event.at, nextPhase: event.nextPhase, nextPhaseAt: event.nextPhaseAt })),
   },
 }).createMachine({
   id: 'sessionPhase',
-  context: ({ input }) => ({ marketId: input.marketId, assetId: input.assetId ?? null, phase: null, sessionDate: null, since: null }),
+  context: ({ input }) => ({ marketId: input.marketId, assetId: input.assetId ?? null, phase: null, sessionDate: null, since: null, nextPhase: null, nextPhaseAt: null }),
   initial: 'unknown',
   invoke: { id: 'phaseUpdates', src: 'phaseUpdates', input: ({ context }) => ({ marketId: context.marketId, assetId: context.assetId }) },
   on: {

@@ -19,7 +19,7 @@ import { workspacesRoutes } from './http/workspaces.routes.ts';
 import { lockDataDir } from './store/data-dir-lock.ts';
 import { loadOrCreateSecret } from './store/secrets.repository.ts';
 import { openStore, type Store } from './store/store.ts';
-import { setupCommands } from './trading/engine-setup.ts';
+import { sessionTimetables, setupCommands, type SessionTimetables } from './trading/engine-setup.ts';
 import { MarketDataPublisher } from './trading/market-data.ts';
 import { NotificationPublisher, usersByMarket } from './trading/notifications.ts';
 import { ReadModelProjector } from './trading/read-model-projector.ts';
@@ -45,6 +45,8 @@ export interface ExchangeServerOptions {
   tickIntervalMs?: number;
   /** Opens every closed market for trading at start (the demo exchange's default). */
   openMarketsOnStart?: boolean;
+  /** Daily session timetables per market kind (default: the demo's); null: no schedule, phases change only by command. */
+  timetables?: SessionTimetables;
   /** Chat send limits and the presence grace (tests shorten them). */
   chat?: Pick<ChatServiceOptions, 'rateLimits' | 'presenceGraceMs'>;
 }
@@ -101,7 +103,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     });
     if (replayGap) console.warn(`Read models miss journal records ${replayGap.fromSeq}-${replayGap.toSeq} (covered by a snapshot); orders, transactions and statistics of that span are not in the store.`);
     cleanups.push(() => sequencer.close());
-    for (const command of await setupCommands(store)) await sequencer.submit(command);
+    for (const command of await setupCommands(store, now(), options.timetables === undefined ? sessionTimetables : options.timetables)) await sequencer.submit(command);
 
     const assets = await store.reference.assets();
     const marketOfAsset = new Map(assets.map((asset) => [asset.id, asset.marketId]));

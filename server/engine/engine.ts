@@ -1451,6 +1451,14 @@ export class Engine {
       deltaTAssets: this.deltaTAssets,
     };
   }
+
+  /** The market's first scheduled phase still to apply that starts after `after` (ms), or null. */
+  getNextScheduledPhase(marketId: string, after: number): { at: number; phase: SessionPhase; sessionDate?: string } | null {
+    const m = this.markets.get(marketId);
+    if (m === undefined) return null;
+    for (let i = m.scheduleIndex; i < m.schedule.length; i++) if (m.schedule[i]!.at > after) return { ...m.schedule[i]! };
+    return null;
+  }
 }
 
 export interface EngineInternals {

@@ -108,10 +108,12 @@ export class MarketDataPublisher {
       const market = engine.getMarketPhase(parsed.id);
       if (!market) return;
       const at = new Date(this.now()).toISOString();
-      reply({ marketId: parsed.id, assetId: null, phase: market.phase, sessionDate: market.sessionDate, at } satisfies PhaseUpdate);
+      // The first entry still to apply, even one due but not yet ticked: it is the next change.
+      const next = this.nextPhase(parsed.id, -Infinity);
+      reply({ marketId: parsed.id, assetId: null, phase: market.phase, sessionDate: market.sessionDate, at, ...next } satisfies PhaseUpdate);
       for (const [assetId, info] of this.assetInfo) {
         const phase = info.marketId === parsed.id ? engine.getPhase(assetId) : undefined;
-        if (phase && phase !== market.phase) reply({ marketId: parsed.id, assetId, phase, sessionDate: market.sessionDate, at } satisfies PhaseUpdate);
+        if (phase && phase !== market.phase) reply({ marketId: parsed.id, assetId, phase, sessionDate: market.sessionDate, at, ...next } satisfies PhaseUpdate);
       }
     } else if (parsed.kind === 'marketWatch') {
       for (const [assetId, info] of this.assetInfo) if (info.marketId === parsed.id) reply(this.watchRow(assetId));
@@ -211,6 +213,7 @@ export class MarketDataPublisher {
             phase: event.phase,
             sessionDate: event.sessionDate,
             at: new Date(event.at).toISOString(),
+            ...this.nextPhase(event.marketId, event.at),
           } satisfies PhaseUpdate);
           break;
         case 'stats':
@@ -225,6 +228,12 @@ export class MarketDataPublisher {
       this.flushTimer = setTimeout(() => this.flush(), this.conflateMs);
     }
   };
+
+  /** The market's next scheduled phase after `after` (ms), for the phase payload. */
+  private nextPhase(marketId: string, after: number): Pick<PhaseUpdate, 'nextPhase' | 'nextPhaseAt'> {
+    const next = this.options.engine.getNextScheduledPhase(marketId, after);
+    return { nextPhase: next?.phase ?? null, nextPhaseAt: next ? new Date(next.at).toISOString() : null };
+  }
 
   /** Sends the pending book deltas and market-watch rows. */
   flush(): void {

@@ -21,8 +21,9 @@ export interface TestServer {
   codeFor(username: string): string;
 }
 
-export async function startTestServer(options: Partial<ExchangeServerOptions> = {}): Promise<TestServer> {
-  const clock = new TestClock();
+/** `clockAt`: where the test clock starts (default a fixed instant; e2e tests start at real time). */
+export async function startTestServer(options: Partial<ExchangeServerOptions> = {}, clockAt?: number): Promise<TestServer> {
+  const clock = new TestClock(clockAt);
   const server = await startExchangeServer({
     port: 0,
     host: '127.0.0.1',
@@ -30,6 +31,8 @@ export async function startTestServer(options: Partial<ExchangeServerOptions> = 
     databaseUrl: undefined,
     clientDir: '/nonexistent-client-dir',
     now: clock.now,
+    // Tests move the clock by hours and days: a market schedule would close the books under them.
+    timetables: null,
     ...options,
   });
   const api = `http://127.0.0.1:${server.port}/session/api`;

@@ -18,7 +18,7 @@ import { FakeStompServer, uniqueUrl } from '../streams/fake-stomp-server.ts';
 import { coverMachine } from './coverage.ts';
 
 const at = '2026-01-01T09:00:00.000Z';
-const phaseEvent = (phase: SessionPhase) => ({ type: 'PHASE' as const, phase, sessionDate: '2026-01-01', at });
+const phaseEvent = (phase: SessionPhase) => ({ type: 'PHASE' as const, phase, sessionDate: '2026-01-01', at, nextPhase: null, nextPhaseAt: null });
 const update = (phase: SessionPhase, assetId: string | null = null, marketId = 'M1'): PhaseUpdate => ({ marketId, assetId, phase, sessionDate: '2026-01-01', at });
 
 afterEach(() => {
@@ -109,6 +109,20 @@ describe('fed by the phase stream', () => {
     expect(market.getSnapshot().value).toBe('trading');
     expect(asset.getSnapshot().value).toBe('suspended');
     market.stop();
+    asset.stop();
+  });
+
+  it("keeps the market's next scheduled phase from each update, and forgets it when an update has none", () => {
+    const updates = new Subject<PhaseUpdate>();
+    const asset = createActor(sessionPhaseMachineFrom(updates), { input: { marketId: 'M1', assetId: 'A1' } }).start();
+    updates.next({ ...update('trading'), nextPhase: 'closing', nextPhaseAt: '2026-01-01T21:40:00.000Z' });
+    expect(asset.getSnapshot().context).toMatchObject({ phase: 'trading', nextPhase: 'closing', nextPhaseAt: '2026-01-01T21:40:00.000Z' });
+    // An asset-level update carries the market's schedule too.
+    updates.next({ ...update('suspended', 'A1'), nextPhase: 'closing', nextPhaseAt: '2026-01-01T21:40:00.000Z' });
+    expect(asset.getSnapshot().context).toMatchObject({ phase: 'suspended', nextPhase: 'closing' });
+    // A server without a schedule (or an older payload) leaves no stale countdown behind.
+    updates.next(update('closing'));
+    expect(asset.getSnapshot().context).toMatchObject({ phase: 'closing', nextPhase: null, nextPhaseAt: null });
     asset.stop();
   });
 

@@ -3,42 +3,35 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { usePageTitle } from '../../app/use-page-title.ts';
 import { PhaseBadge } from '../../components/PhaseBadge.tsx';
 import { enumLabelKey } from '../../i18n/enum-labels.ts';
-import { formatCalendarDate, formatMinor } from '../../i18n/format.ts';
 import { localePath } from '../../i18n/locale.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
 import type { AssetData } from './loaders.ts';
 import { AssetTrading, AssetShortcuts, BuySellButtons, StatsCard } from '../../trading/AssetTrading.tsx';
 import { Permissions } from '../../trading/TradingDesk.tsx';
-import { DescriptionList } from '../../components/DescriptionList.tsx';
+import { AssetInfoView } from '../../trading/session/AssetInfo.tsx';
+import { DeltaTWidget } from '../../trading/session/DeltaTWidget.tsx';
+import { PhaseWidget } from '../../trading/session/PhaseWidget.tsx';
+import { useReferenceData } from '../../trading/session/reference.ts';
+import { SideAssets } from '../../trading/session/SideAssets.tsx';
+import { SidePanel } from '../../trading/session/SidePanel.tsx';
+import { SideSession } from '../../trading/session/SideSession.tsx';
+import { TradesSummaryCard } from '../../trading/session/TradesSummary.tsx';
+import '../../trading/session/session.css';
 
-/** Trading view of one asset: live book, order entry, own orders, transactions, statistics and specification. */
+/**
+ * Trading view of one asset: the market's assets on the left, every market's session on the right
+ * (both collapsible); in the middle the session and delta-T widgets, the live book, own orders,
+ * transactions, the client trades summary, statistics and the asset's specification.
+ */
 export function AssetPage() {
   const intl = useIntl();
   const locale = useLocale();
   const { asset, market } = useLoaderData({ strict: false }) as AssetData;
+  const reference = useReferenceData();
   usePageTitle(asset.name);
-  const price = (minor: number) => formatMinor(intl, minor, asset.priceDecimals);
-  const quantity = (minor: number) => formatMinor(intl, minor, asset.quantityDecimals);
-  const rows: Array<[string, string]> = [
-    [intl.formatMessage({ id: 'asset.code' }), asset.code],
-    [intl.formatMessage({ id: 'asset.type' }), asset.type],
-    [intl.formatMessage({ id: 'asset.unit' }), `${asset.unit} · ${asset.currency}`],
-    [intl.formatMessage({ id: 'asset.minQuantity' }), `${quantity(asset.minQuantity)} ${asset.unit}`],
-    [intl.formatMessage({ id: 'asset.maxQuantity' }), `${quantity(asset.maxQuantity)} ${asset.unit}`],
-    [intl.formatMessage({ id: 'asset.quantityStep' }), quantity(asset.quantityStep)],
-    [intl.formatMessage({ id: 'asset.priceStep' }), price(asset.priceStep)],
-    [intl.formatMessage({ id: 'asset.priceLimits' }), `${price(asset.minPrice)} – ${price(asset.maxPrice)} ${asset.currency}`],
-    [
-      intl.formatMessage({ id: 'asset.deliveryPeriod' }),
-      `${formatCalendarDate(intl, asset.deliveryStart)} – ${formatCalendarDate(intl, asset.deliveryEnd)}`,
-    ],
-    [
-      intl.formatMessage({ id: 'asset.tradingPeriod' }),
-      `${formatCalendarDate(intl, asset.tradingStart)} – ${formatCalendarDate(intl, asset.tradingEnd)}`,
-    ],
-  ];
+  const ring = reference?.rings.find((candidate) => candidate.id === asset.ringId) ?? null;
   return (
-    <div className="page">
+    <div className="page asset-page">
       <nav className="breadcrumbs" aria-label={intl.formatMessage({ id: 'nav.breadcrumbs' })}>
         <Link to={localePath(locale, '/trading/workspace')}>
           <FormattedMessage id="nav.workspace" />
@@ -71,39 +64,25 @@ export function AssetPage() {
         </div>
       </div>
       <AssetShortcuts asset={asset} />
-      <AssetTrading asset={asset} />
-      <div className="two-col-grid">
-        <StatsCard asset={asset} />
-        <section className="card" aria-labelledby="spec-title">
-          <div className="card-header">
-            <h2 id="spec-title">
-              <FormattedMessage id="asset.specification" />
-            </h2>
+      <div className="asset-layout">
+        <SidePanel id="side-assets" side="left" title={intl.formatMessage({ id: 'sessionPanels.side.assets' })}>
+          <SideAssets asset={asset} assets={reference?.assets ?? []} />
+        </SidePanel>
+        <div className="asset-main">
+          <div className="session-strip">
+            <PhaseWidget asset={asset} />
+            <DeltaTWidget asset={asset} />
           </div>
-          <DescriptionList rows={rows} />
-          <h3 className="subheading">
-            <FormattedMessage id="asset.documents" />
-          </h3>
-          {asset.documents.length === 0 ? (
-            <p className="muted">
-              <FormattedMessage id="asset.noDocuments" />
-            </p>
-          ) : (
-            <ul className="document-list">
-              {asset.documents.map((document) => (
-                <li key={document.fileName}>
-                  <span className="file-badge" aria-hidden="true">
-                    PDF
-                  </span>
-                  <a href={document.url} download={document.fileName}>
-                    {document.title}
-                  </a>{' '}
-                  <span className="muted small">{document.fileName}</span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
+          <AssetTrading asset={asset} />
+          <TradesSummaryCard asset={asset} />
+          <div className="two-col-grid">
+            <StatsCard asset={asset} />
+            <AssetInfoView asset={asset} market={market} ring={ring} />
+          </div>
+        </div>
+        <SidePanel id="side-session" side="right" title={intl.formatMessage({ id: 'sessionPanels.side.session' })}>
+          <SideSession markets={reference?.markets ?? (market ? [market] : [])} currentMarketId={asset.marketId} />
+        </SidePanel>
       </div>
     </div>
   );
