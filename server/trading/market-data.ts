@@ -58,6 +58,8 @@ export class MarketDataPublisher {
   private readonly pendingLevels = new Map<string, Map<string, BookLevelChange>>();
   private readonly dirtyWatch = new Set<string>();
   private readonly lastPrice = new Map<string, number>();
+  /** The running delta-T period per asset, so a page opened during one shows it (sent on subscribe). */
+  private readonly deltaTRunning = new Map<string, AssetActivity>();
   private readonly assetInfo: Map<string, { marketId: string; type: string }>;
   /** Live priced orders per asset and client, kept from the order events (no scans of the engine). */
   private readonly ownPrices = new OwnPrices();
@@ -117,6 +119,9 @@ export class MarketDataPublisher {
       }
     } else if (parsed.kind === 'marketWatch') {
       for (const [assetId, info] of this.assetInfo) if (info.marketId === parsed.id) reply(this.watchRow(assetId));
+    } else if (parsed.kind === 'activity') {
+      const running = this.deltaTRunning.get(parsed.id);
+      if (running?.endsAt && Date.parse(running.endsAt) > this.now()) reply(running);
     } else if (parsed.kind === 'stats') {
       const stats = this.options.engine.getStats(parsed.id);
       if (stats) reply(statsToWire(stats, this.now()));
@@ -195,7 +200,7 @@ export class MarketDataPublisher {
         }
         case 'deltaT':
           if (event.kind === 'start') {
-            gateway.publish(destinations.activity(event.assetId), {
+            const activity: AssetActivity = {
               assetId: event.assetId,
               type: 'deltaTStart',
               orderId: null,
@@ -203,8 +208,10 @@ export class MarketDataPublisher {
               qty: null,
               endsAt: new Date(event.endsAt).toISOString(),
               at: new Date(event.at).toISOString(),
-            } satisfies AssetActivity);
-          }
+            };
+            this.deltaTRunning.set(event.assetId, activity);
+            gateway.publish(destinations.activity(event.assetId), activity);
+          } else this.deltaTRunning.delete(event.assetId);
           break;
         case 'phase':
           gateway.publish(destinations.phase(event.marketId), {
