@@ -27,7 +27,3 @@ export function workspaceAssets<A extends { id: string; marketId: string; ringId
 
 export const workspaceInputSchema = workspaceSchema.omit({ id: true });
 export type WorkspaceInput = z.infer<typeof workspaceInputSchema>;
-
-/** Body of a STOMP SEND to /app/chat. */
-export const chatSendSchema = z.strictObject({ to: z.string().min(1).max(64), text: z.string().trim().min(1).max(2000) });
-export type ChatSend = z.infer<typeof chatSendSchema>;
