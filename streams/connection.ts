@@ -10,7 +10,7 @@
 import { Client, Versions, type IFrame, type IMessage, type IStompSocket, type StompSubscription } from '@stomp/stompjs';
 import { BehaviorSubject, Observable, Subject, distinctUntilChanged, map } from 'rxjs';
 import type { z } from 'zod';
-import { socketDataToText } from './stomp-frames.ts';
+import { atFrameBoundaryAfter, readSingleMessageFrame, socketDataToText } from './stomp-frames.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Types
@@ -163,13 +163,21 @@ type EventHandler = ((event: any) => any) | null | undefined; // eslint-disable-
 
 interface SocketHooks {
   inbound(socket: TappedSocket, data: unknown): void;
+  /** Takes a message off the slow path (true: delivered, stompjs need not parse it). */
+  message(socket: TappedSocket, data: unknown): boolean;
   outbound(socket: TappedSocket, data: unknown): void;
   opened(socket: TappedSocket): void;
   closed(socket: TappedSocket, code: number, reason: string, initiator: 'client' | 'server'): void;
 }
 
+/** stompjs is fed an EOL at most this often for the frames it does not see, so its heart-beat watchdog sees activity. */
+const STOMPJS_ACTIVITY_MS = 1000;
+
 function tapSocket(raw: IStompSocket, socketId: number, hooks: SocketHooks): TappedSocket {
   let clientClosed = false;
+  // The fast path only takes a message when stompjs's parser is between frames.
+  let stompjsAtBoundary = true;
+  let stompjsFedAt = 0;
   let closedNotified = false;
   const notifyClosed = (code: number, reason: string): void => {
     if (closedNotified) return;
@@ -231,6 +239,16 @@ function tapSocket(raw: IStompSocket, socketId: number, hooks: SocketHooks): Tap
   raw.onmessage = (event: { data?: unknown }) => {
     if (wrapper.discarded) return;
     hooks.inbound(wrapper, event.data);
+    if (stompjsAtBoundary && hooks.message(wrapper, event.data)) {
+      const now = Date.now();
+      if (now - stompjsFedAt >= STOMPJS_ACTIVITY_MS) {
+        stompjsFedAt = now;
+        wrapper.onmessage?.({ data: '\n' });
+      }
+      return;
+    }
+    stompjsFedAt = Date.now();
+    stompjsAtBoundary = atFrameBoundaryAfter(event.data, stompjsAtBoundary);
     wrapper.onmessage?.(event);
   };
   raw.onclose = (event?: { code?: number; reason?: string }) => {
@@ -253,9 +271,12 @@ function tapSocket(raw: IStompSocket, socketId: number, hooks: SocketHooks): Tap
 
 interface Watcher {
   destination: string;
-  deliver(message: IMessage): void;
+  /** The frame's body (text), from the fast path or from stompjs. */
+  deliver(body: string): void;
   subscription: StompSubscription | undefined;
 }
+
+const bodyOf = (message: IMessage): string => (message.isBinaryBody ? socketDataToText(message.binaryBody) : message.body);
 
 /** Clients created by createConnection in this process (diagnostics: "exactly one client"). */
 let clientsCreated = 0;
@@ -289,6 +310,8 @@ class StompConnection implements Connection {
   private readonly errorSubject = new Subject<StreamError>();
   private readonly silenceSubject = new Subject<SilenceEvent>();
   private readonly watchers = new Set<Watcher>();
+  /** Live watchers by the id of their subscription on the current socket (the fast path's lookup). */
+  private readonly bySubscription = new Map<string, Watcher>();
   private readonly client: Client;
   private readonly now: () => number;
   private readonly taps: SocketTap[];
@@ -335,6 +358,7 @@ class StompConnection implements Connection {
         for (const tap of this.taps) tap.opened?.(socket.socketId, socket.url);
       },
       inbound: (socket, data) => this.onInbound(socket, data),
+      message: (socket, data) => this.onFastMessage(socket, data),
       outbound: (socket, data) => {
         if (this.taps.length === 0) return;
         const text = socketDataToText(data);
@@ -468,6 +492,7 @@ class StompConnection implements Connection {
     this.current = undefined;
     this.clearSilenceTimer();
     for (const watcher of this.watchers) watcher.subscription = undefined;
+    this.bySubscription.clear();
   }
 
   private scheduleReconnect(): void {
@@ -514,6 +539,21 @@ class StompConnection implements Connection {
     }
   }
 
+  /**
+   * MESSAGE frames of our subscriptions, read without stompjs: its parser walks every byte and its
+   * debug line serialises every frame again, which at thousands of book deltas a second was a quarter
+   * of the page's time. Anything else (or any doubt) goes to stompjs.
+   */
+  private onFastMessage(socket: TappedSocket, data: unknown): boolean {
+    if (socket !== this.current || !this.connectedNow || typeof data !== 'string') return false;
+    const frame = readSingleMessageFrame(data);
+    const id = frame?.headers['subscription'];
+    const watcher = id === undefined ? undefined : this.bySubscription.get(id);
+    if (!frame || !watcher) return false;
+    watcher.deliver(frame.body);
+    return true;
+  }
+
   private get silenceThresholdMs(): number {
     if (this.incomingMs <= 0) return 0;
     return this.incomingMs + (this.options.silenceGraceMs ?? Math.ceil(this.incomingMs / 4));
@@ -550,7 +590,9 @@ class StompConnection implements Connection {
 
   private attach(watcher: Watcher): void {
     try {
-      watcher.subscription = this.client.subscribe(watcher.destination, (message) => watcher.deliver(message));
+      const subscription = this.client.subscribe(watcher.destination, (message) => watcher.deliver(bodyOf(message)));
+      watcher.subscription = subscription;
+      this.bySubscription.set(subscription.id, watcher);
       this.counters.subscribes += 1;
     } catch {
       watcher.subscription = undefined; // the socket went away in between; restored on CONNECTED
@@ -560,6 +602,7 @@ class StompConnection implements Connection {
   private detach(watcher: Watcher): void {
     const subscription = watcher.subscription;
     watcher.subscription = undefined;
+    if (subscription && this.bySubscription.get(subscription.id) === watcher) this.bySubscription.delete(subscription.id);
     if (subscription && this.connectedNow) {
       try {
         subscription.unsubscribe();
@@ -574,8 +617,7 @@ class StompConnection implements Connection {
       const watcher: Watcher = {
         destination,
         subscription: undefined,
-        deliver: (message) => {
-          const body = message.isBinaryBody ? socketDataToText(message.binaryBody) : message.body;
+        deliver: (body) => {
           let json: unknown;
           try {
             json = JSON.parse(body);

@@ -143,3 +143,72 @@ export function encodeStompFrame(command: string, headers: Record<string, string
 
 /** The heart-beat a peer sends: a bare end of line. */
 export const STOMP_HEARTBEAT = '\n';
+
+/** UTF-8 length of a string without encoding it (lone surrogates count 3, as TextEncoder writes U+FFFD). */
+export function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/**
+ * The hot inbound case, read without the general parser: a WebSocket text message holding exactly
+ * one whole MESSAGE frame (what the gateway sends). Returns null for anything else (another command,
+ * several frames, a partial frame, a content-length that does not match the body): the caller hands
+ * such a message to the general parser. Header values are unescaped (STOMP 1.2); first one wins.
+ */
+export function readSingleMessageFrame(text: string): StompFrameData | null {
+  if (!text.startsWith('MESSAGE\n') && !text.startsWith('MESSAGE\r\n')) return null;
+  let end = text.length - 1;
+  while (end >= 0 && (text.charCodeAt(end) === LF || text.charCodeAt(end) === CR)) end--;
+  if (end < 0 || text.charCodeAt(end) !== NUL) return null;
+  const headers: Record<string, string> = {};
+  let p = text.indexOf('\n') + 1;
+  for (;;) {
+    const eol = text.indexOf('\n', p);
+    if (eol === -1 || eol > end) return null;
+    const lineEnd = eol > p && text.charCodeAt(eol - 1) === CR ? eol - 1 : eol;
+    if (lineEnd === p) {
+      p = eol + 1;
+      break;
+    }
+    const colon = text.indexOf(':', p);
+    if (colon > p && colon < lineEnd) {
+      const name = unescapeHeaderValue(text.slice(p, colon));
+      if (!Object.prototype.hasOwnProperty.call(headers, name)) headers[name] = unescapeHeaderValue(text.slice(colon + 1, lineEnd));
+    }
+    p = eol + 1;
+  }
+  const body = text.slice(p, end);
+  // A NUL inside means another frame follows (or a binary body): the general parser decides.
+  if (body.includes('\0')) return null;
+  const contentLength = headers['content-length'];
+  if (contentLength !== undefined && (!/^\d+$/.test(contentLength) || utf8Length(body) !== Number(contentLength))) return null;
+  return { command: 'MESSAGE', headers, body };
+}
+
+/**
+ * Whether a STOMP parser is between frames after `data`, given whether it was before: a chunk ending
+ * in NUL (then EOLs) ends a frame; a chunk of EOLs only (heart-beats) leaves the state as it was.
+ * (A content-length body ending in NUL with more to come would fool it; the gateway sends whole frames.)
+ */
+export function atFrameBoundaryAfter(data: unknown, before: boolean): boolean {
+  let bytes: { length: number; at(i: number): number };
+  if (typeof data === 'string') bytes = { length: data.length, at: (i) => data.charCodeAt(i) };
+  else if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) {
+    const view = toBytes(data as ArrayBuffer);
+    bytes = { length: view.length, at: (i) => view[i]! };
+  } else return false;
+  let i = bytes.length - 1;
+  while (i >= 0 && (bytes.at(i) === LF || bytes.at(i) === CR)) i--;
+  if (i < 0) return before;
+  return bytes.at(i) === NUL;
+}

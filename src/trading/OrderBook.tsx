@@ -1,11 +1,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { BookLevel, Order } from '../../protocol/market-data.ts';
 import type { Way } from '../../protocol/enums.ts';
 import type { BookView } from '../../streams/book.ts';
-import { formatMinor } from '../i18n/format.ts';
+import { toDisplayNumber } from '../../protocol/decimal.ts';
 import { isLiveOrder, useNow } from './live.ts';
+import './OrderBook.css';
 
 export interface BookAsset {
   priceDecimals: number;
@@ -13,28 +14,164 @@ export interface BookAsset {
   unit?: string;
 }
 
+/** Every row has this height (OrderBook.css says the same): the virtualiser never measures. */
 export const BOOK_ROW_HEIGHT = 28;
 /** How long a changed level stays highlighted. */
 export const CHANGE_HIGHLIGHT_MS = 900;
+/** A book out of view (and not near it) redraws its levels at most this often. */
+export const OFFSCREEN_REFRESH_MS = 250;
 
-/** Prices of a side that changed (new level or new quantity) since the previous levels, kept briefly. */
-function useChangedPrices(levels: readonly BookLevel[]): ReadonlySet<number> {
-  const previous = useRef<Map<number, number> | null>(null);
-  const [changed, setChanged] = useState<ReadonlySet<number>>(new Set());
-  useEffect(() => {
-    const now = new Map(levels.map((level) => [level.price, level.qty]));
-    const before = previous.current;
-    previous.current = now;
-    if (!before) return undefined;
-    const fresh = new Set<number>();
-    for (const [price, qty] of now) if (before.get(price) !== qty) fresh.add(price);
-    if (fresh.size === 0) return undefined;
-    setChanged(fresh);
-    const timer = setTimeout(() => setChanged(new Set()), CHANGE_HIGHLIGHT_MS);
-    return () => clearTimeout(timer);
-  }, [levels]);
-  return changed;
+interface ChangeTracking {
+  levels: readonly BookLevel[];
+  qty: Map<number, number>;
+  /** When each recently changed price last changed (Date.now()). */
+  at: Map<number, number>;
 }
+
+const quantities = (levels: readonly BookLevel[]): Map<number, number> => new Map(levels.map((level) => [level.price, level.qty]));
+
+/**
+ * When each level of a side last changed (new level or new quantity), for CHANGE_HIGHLIGHT_MS. Worked
+ * out in the render that brings new levels (React's "state from the previous render"), so a change is
+ * highlighted in the same paint as the new quantity, without a second render; one timer per side
+ * clears highlights as they expire.
+ */
+function useChangeTimes(levels: readonly BookLevel[]): ReadonlyMap<number, number> {
+  const [tracked, setTracked] = useState<ChangeTracking>(() => ({ levels, qty: quantities(levels), at: new Map() }));
+  const [expiries, setExpired] = useState(0);
+  let current = tracked;
+  if (tracked.levels !== levels) {
+    const now = Date.now();
+    const at = new Map<number, number>();
+    for (const [price, time] of tracked.at) if (now - time < CHANGE_HIGHLIGHT_MS) at.set(price, time);
+    const qty = quantities(levels);
+    for (const [price, value] of qty) if (tracked.qty.get(price) !== value) at.set(price, now);
+    current = { levels, qty, at };
+    setTracked(current);
+  }
+  const timer = useRef<{ handle: ReturnType<typeof setTimeout>; due: number } | null>(null);
+  const at = current.at;
+  useEffect(() => {
+    const now = Date.now();
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const time of at.values()) if (now - time < CHANGE_HIGHLIGHT_MS && time < earliest) earliest = time;
+    if (earliest === Number.POSITIVE_INFINITY) return;
+    const due = earliest + CHANGE_HIGHLIGHT_MS;
+    // Keep a timer that fires in time; a book changing every frame must not re-arm one every frame.
+    if (timer.current && timer.current.due <= due) return;
+    if (timer.current) clearTimeout(timer.current.handle);
+    const handle = setTimeout(() => {
+      timer.current = null;
+      setExpired((n) => n + 1);
+    }, Math.max(0, due - now));
+    timer.current = { handle, due };
+  }, [at, expiries]);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current.handle);
+      timer.current = null;
+    },
+    [],
+  );
+  return at;
+}
+
+type MinorFormat = (minor: number) => string;
+
+/**
+ * formatMinor (src/i18n/format.ts) with the formatter looked up once per locale and decimals, not per
+ * cell: react-intl's lookup serialises the options on every call, a sizeable part of a busy frame.
+ */
+function useMinorFormat(intl: IntlShape, decimals: number): MinorFormat {
+  return useMemo(() => {
+    const format = intl.formatters.getNumberFormat(intl.locale, { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    return (minor: number) => format.format(toDisplayNumber(minor, decimals));
+  }, [intl.formatters, intl.locale, decimals]);
+}
+
+/** The column headings: the same every render, so rendered once. */
+const BookHead = memo(function BookHead() {
+  return (
+    <thead role="rowgroup">
+      <tr role="row" className="book-head">
+        <th role="columnheader" scope="col">
+          <FormattedMessage id="book.orders" />
+        </th>
+        <th role="columnheader" scope="col">
+          <FormattedMessage id="book.quantity" />
+        </th>
+        <th role="columnheader" scope="col">
+          <FormattedMessage id="book.price" />
+        </th>
+      </tr>
+    </thead>
+  );
+});
+
+interface RowProps {
+  side: Way;
+  level: BookLevel;
+  index: number;
+  own: boolean;
+  changed: boolean;
+  /** Share of the largest level, in whole percent. */
+  depth: number;
+  formatPrice: MinorFormat;
+  formatQty: MinorFormat;
+  /** Null when levels cannot be clicked (no handler, or a stale book). */
+  onActivate: ((level: BookLevel) => void) | null;
+}
+
+/**
+ * One level. Memoised: a delta re-renders only the rows whose level, mark, highlight or depth changed.
+ * The depth bar is the row's background, sized in percent (paint only). Nothing per row that makes a
+ * paint layer (position, transform, clip, layout or paint containment): each would be one more paint
+ * chunk for the compositor to sort through on every frame.
+ */
+const BookRow = memo(function BookRow({ side, level, index, own, changed, depth, formatPrice, formatQty, onActivate }: RowProps) {
+  const intl = useIntl();
+  const price = formatPrice(level.price);
+  const qty = formatQty(level.qty);
+  const classes = own ? (changed ? 'book-level book-level-own book-level-changed' : 'book-level book-level-own') : changed ? 'book-level book-level-changed' : 'book-level';
+  const ownLabel = own ? intl.formatMessage({ id: 'book.own' }) : '';
+  const open = onActivate ? () => onActivate(level) : undefined;
+  const onKeyDown = onActivate
+    ? (event: KeyboardEvent) => {
+        if (event.key === 'Enter' || event.key === ' ') {
+          event.preventDefault();
+          onActivate(level);
+        }
+      }
+    : undefined;
+  return (
+    <tr
+      role="row"
+      className={classes}
+      aria-rowindex={index + 1}
+      data-price={price}
+      tabIndex={onActivate ? 0 : undefined}
+      onClick={open}
+      onKeyDown={onKeyDown}
+      style={{ backgroundSize: `${depth}% 100%` }}
+      title={onActivate ? intl.formatMessage({ id: side === 'ask' ? 'book.hitAsk' : 'book.hitBid' }, { price }) : undefined}
+    >
+      <td role="cell" className="book-cell">
+        {level.orders}
+      </td>
+      <td role="cell" className="book-cell mono">
+        {qty}
+      </td>
+      <td role="cell" className="book-cell mono book-price">
+        {own && (
+          <span className="book-own-mark" role="img" aria-label={ownLabel} title={ownLabel}>
+            ●
+          </span>
+        )}
+        {price}
+      </td>
+    </tr>
+  );
+});
 
 interface SideProps {
   side: Way;
@@ -47,101 +184,110 @@ interface SideProps {
   onLevel?: ((side: Way, level: BookLevel) => void) | undefined;
 }
 
-function BookSide({ side, levels, asset, ownPrices, maxQty, maxHeight, stale, onLevel }: SideProps) {
+/** Memoised: a side whose levels did not change (or a book held off screen) is not rendered again. */
+const BookSide = memo(function BookSide({ side, levels, asset, ownPrices, maxQty, maxHeight, stale, onLevel }: SideProps) {
   const intl = useIntl();
   const scrollRef = useRef<HTMLDivElement>(null);
-  const changed = useChangedPrices(levels);
+  const changedAt = useChangeTimes(levels);
   const virtualizer = useVirtualizer({
     count: levels.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => BOOK_ROW_HEIGHT,
-    overscan: 6,
+    overscan: 3,
     initialRect: { width: 0, height: maxHeight },
   });
+  const activate = useCallback((level: BookLevel) => onLevel?.(side, level), [onLevel, side]);
+  const onActivate = onLevel !== undefined && !stale ? activate : null;
   const items = virtualizer.getVirtualItems();
-  const top = items[0]?.start ?? 0;
-  const bottom = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
+  const now = Date.now();
   const title = intl.formatMessage({ id: side === 'bid' ? 'book.bids' : 'book.asks' });
-  const ownLabel = intl.formatMessage({ id: 'book.own' });
+  const formatPrice = useMinorFormat(intl, asset.priceDecimals);
+  const formatQty = useMinorFormat(intl, asset.quantityDecimals);
   return (
     <div className={`book-side book-side-${side}`}>
       <h3 className="book-side-title">{title}</h3>
-      <div ref={scrollRef} className="book-scroll" style={{ maxHeight }}>
-        <table className="book-table" aria-label={title} aria-rowcount={levels.length}>
-          <thead>
-            <tr>
-              <th scope="col" className="align-end">
-                <FormattedMessage id="book.orders" />
-              </th>
-              <th scope="col" className="align-end">
-                <FormattedMessage id="book.quantity" />
-              </th>
-              <th scope="col" className="align-end">
-                <FormattedMessage id="book.price" />
-              </th>
-            </tr>
-          </thead>
-          <tbody>
+      <div ref={scrollRef} className="book-scroll" style={{ height: maxHeight }}>
+        <table className="book-table" role="table" aria-label={title} aria-rowcount={levels.length}>
+          <BookHead />
+          <tbody role="rowgroup" className="book-body" style={{ height: Math.max(virtualizer.getTotalSize(), BOOK_ROW_HEIGHT), paddingTop: items[0]?.start ?? 0 }}>
             {levels.length === 0 && (
-              <tr className="book-empty">
-                <td colSpan={3}>
+              <tr role="row" className="book-empty">
+                <td role="cell">
                   <FormattedMessage id="book.empty" />
                 </td>
               </tr>
             )}
-            {top > 0 && (
-              <tr className="book-spacer" aria-hidden="true">
-                <td colSpan={3} style={{ height: top }} />
-              </tr>
-            )}
             {items.map((item) => {
               const level = levels[item.index]!;
-              const own = ownPrices.has(level.price);
-              const price = formatMinor(intl, level.price, asset.priceDecimals);
-              const qty = formatMinor(intl, level.qty, asset.quantityDecimals);
-              const depth = maxQty > 0 ? Math.max(2, Math.round((level.qty / maxQty) * 100)) : 0;
-              const classes = ['book-level', own ? 'book-level-own' : '', changed.has(level.price) ? 'book-level-changed' : ''].filter(Boolean).join(' ');
-              const open = () => !stale && onLevel?.(side, level);
+              const at = changedAt.get(level.price);
               return (
-                <tr
+                <BookRow
                   key={level.price}
-                  className={classes}
-                  aria-rowindex={item.index + 1}
-                  data-price={price}
-                  tabIndex={onLevel ? 0 : undefined}
-                  onClick={open}
-                  onKeyDown={(event) => {
-                    if (event.key === 'Enter' || event.key === ' ') {
-                      event.preventDefault();
-                      open();
-                    }
-                  }}
-                  style={{ height: BOOK_ROW_HEIGHT, ['--depth' as string]: `${depth}%` }}
-                  title={onLevel ? intl.formatMessage({ id: side === 'ask' ? 'book.hitAsk' : 'book.hitBid' }, { price }) : undefined}
-                >
-                  <td className="align-end">{level.orders}</td>
-                  <td className="align-end mono">{qty}</td>
-                  <td className="align-end mono book-price">
-                    {own && (
-                      <span className="book-own-mark" role="img" aria-label={ownLabel} title={ownLabel}>
-                        ●
-                      </span>
-                    )}
-                    {price}
-                  </td>
-                </tr>
+                  side={side}
+                  level={level}
+                  index={item.index}
+                  own={ownPrices.has(level.price)}
+                  changed={at !== undefined && now - at < CHANGE_HIGHLIGHT_MS}
+                  depth={maxQty > 0 ? Math.max(2, Math.round((level.qty / maxQty) * 100)) : 0}
+                  formatPrice={formatPrice}
+                  formatQty={formatQty}
+                  onActivate={onActivate}
+                />
               );
             })}
-            {bottom > 0 && (
-              <tr className="book-spacer" aria-hidden="true">
-                <td colSpan={3} style={{ height: bottom }} />
-              </tr>
-            )}
           </tbody>
         </table>
       </div>
     </div>
   );
+});
+
+/** Whether the element is in (or near) the viewport; true where there is no IntersectionObserver. */
+function useInView(ref: RefObject<HTMLElement | null>): boolean {
+  const [inView, setInView] = useState(true);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof IntersectionObserver === 'undefined') return undefined;
+    const observer = new IntersectionObserver((entries) => setInView(entries[entries.length - 1]!.isIntersecting), { rootMargin: '50% 0px' });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return inView;
+}
+
+/**
+ * The book the levels are drawn from: the live one while the book is in or near view, stale, or just
+ * back from stale; off screen, the one last drawn, refreshed every OFFSCREEN_REFRESH_MS. Twenty books
+ * moving every frame cost a React render each even where nobody can see them; a book scrolling into
+ * view is drawn from the live book (the observer's margin lets that happen before it shows).
+ */
+function useDrawnBook(book: BookView, inView: boolean): BookView {
+  const drawn = useRef(book);
+  const refreshDue = useRef(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const [, refresh] = useReducer((n: number) => n + 1, 0);
+  const previous = drawn.current;
+  const live = inView || refreshDue.current || book.stale || previous.stale || book.assetId !== previous.assetId;
+  const shown = live ? book : previous;
+  useLayoutEffect(() => {
+    drawn.current = shown;
+    refreshDue.current = false;
+  });
+  useEffect(() => {
+    if (shown === book || timer.current !== null) return;
+    timer.current = setTimeout(() => {
+      timer.current = null;
+      refreshDue.current = true;
+      refresh();
+    }, OFFSCREEN_REFRESH_MS);
+  });
+  useEffect(
+    () => () => {
+      if (timer.current !== null) clearTimeout(timer.current);
+    },
+    [],
+  );
+  return shown;
 }
 
 /** Seconds since the book's last applied change, or null when it never had one. */
@@ -173,9 +319,18 @@ export interface OrderBookProps {
 }
 
 /** Bid and ask tables of one book: virtualised, own levels marked, depth bars, changes highlighted. */
-export function OrderBook({ book, asset, ownOrders, onLevel, now, maxHeight = 320 }: OrderBookProps) {
+export function OrderBook({ book: liveBook, asset, ownOrders, onLevel, now, maxHeight = 320 }: OrderBookProps) {
+  const rootRef = useRef<HTMLDivElement>(null);
+  const book = useDrawnBook(liveBook, useInView(rootRef));
   const liveNow = useNow(book.stale && now === undefined);
   const clock = now ?? liveNow;
+  // The caller's handler may be a new function every render; the sides get one that is not.
+  const onLevelRef = useRef(onLevel);
+  useEffect(() => {
+    onLevelRef.current = onLevel;
+  });
+  const hasOnLevel = onLevel !== undefined;
+  const handleLevel = useCallback((side: Way, level: BookLevel) => onLevelRef.current?.(side, level), []);
   const own = useMemo(() => {
     const bids = new Set<number>();
     const asks = new Set<number>();
@@ -185,15 +340,20 @@ export function OrderBook({ book, asset, ownOrders, onLevel, now, maxHeight = 32
     }
     return { bids, asks };
   }, [ownOrders, book.assetId]);
-  const maxQty = useMemo(() => Math.max(0, ...book.bids.map((l) => l.qty), ...book.asks.map((l) => l.qty)), [book.bids, book.asks]);
+  const maxQty = useMemo(() => {
+    let max = 0;
+    for (const level of book.bids) if (level.qty > max) max = level.qty;
+    for (const level of book.asks) if (level.qty > max) max = level.qty;
+    return max;
+  }, [book.bids, book.asks]);
   return (
-    <div className={book.stale ? 'order-book order-book-stale' : 'order-book'} data-asset={book.assetId}>
+    <div ref={rootRef} className={book.stale ? 'order-book order-book-stale' : 'order-book'} data-asset={book.assetId} style={{ containIntrinsicHeight: `auto ${maxHeight + 60}px` }}>
       <div className="order-book-status">
         <StaleBadge book={book} now={clock} />
       </div>
       <div className="order-book-sides">
-        <BookSide side="bid" levels={book.bids} asset={asset} ownPrices={own.bids} maxQty={maxQty} maxHeight={maxHeight} stale={book.stale} onLevel={onLevel} />
-        <BookSide side="ask" levels={book.asks} asset={asset} ownPrices={own.asks} maxQty={maxQty} maxHeight={maxHeight} stale={book.stale} onLevel={onLevel} />
+        <BookSide side="bid" levels={book.bids} asset={asset} ownPrices={own.bids} maxQty={maxQty} maxHeight={maxHeight} stale={book.stale} onLevel={hasOnLevel ? handleLevel : undefined} />
+        <BookSide side="ask" levels={book.asks} asset={asset} ownPrices={own.asks} maxQty={maxQty} maxHeight={maxHeight} stale={book.stale} onLevel={hasOnLevel ? handleLevel : undefined} />
       </div>
     </div>
   );

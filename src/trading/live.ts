@@ -2,7 +2,7 @@
  * The trading screens' view of the STOMP channel: the streams of streams/ shared per connection (one
  * STOMP subscription per destination however many panels show it) and small hooks over them.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { map, of, scan, share, shareReplay, startWith, type Observable } from 'rxjs';
 import type { MarketWatchRow, Order, OrderUpdate, OwnBest, SessionStats, Trade, Transaction } from '../../protocol/market-data.ts';
 import { book$, coalesceBookToFrame, emptyBook, type BookView } from '../../streams/book.ts';
@@ -127,8 +127,37 @@ export function useLive<T>(make: (connection: Connection) => Observable<T>, deps
   return value;
 }
 
+/** A stream's latest value as an external store (subscribed while some component reads it). */
+function liveStore<T>(source: Observable<T> | null, initial: T): { subscribe(onChange: () => void): () => void; getSnapshot(): T } {
+  let current = initial;
+  return {
+    subscribe(onChange) {
+      if (!source) return () => {};
+      const subscription = source.subscribe((value) => {
+        current = value;
+        onChange();
+      });
+      return () => subscription.unsubscribe();
+    },
+    getSnapshot: () => current,
+  };
+}
+
+/**
+ * Like useLive, through useSyncExternalStore: React renders such an update synchronously (in the
+ * microtask after the emitting callback), so a book emitted in an animation frame is on screen in that
+ * frame; a useState update would render in a task after the frame and wait for the next one.
+ */
+export function useLiveSync<T>(make: (connection: Connection) => Observable<T>, deps: readonly unknown[], initial: T): T {
+  const realtime = useRealtime();
+  const connection = realtime?.connection ?? null;
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const store = useMemo(() => liveStore(connection ? make(connection) : null, initial), [connection, ...deps]);
+  return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+}
+
 export function useBook(assetId: string): BookView {
-  return useLive((connection) => sharedBook(connection, assetId), [assetId], emptyBook(assetId));
+  return useLiveSync((connection) => sharedBook(connection, assetId), [assetId], emptyBook(assetId));
 }
 
 const noOrders: readonly Order[] = [];

@@ -5,7 +5,8 @@ import { destinations } from '../../protocol/destinations.ts';
 import type { BookLevel } from '../../protocol/market-data.ts';
 import { applyDelta, applySnapshot, book$, coalesceBookToFrame, emptyBook, setLevel, type BookView } from '../../streams/book.ts';
 import { createConnection, type Connection, type ConnectionOptions } from '../../streams/connection.ts';
-import { coalesceToFrame, createManualFrameScheduler } from '../../streams/frame.ts';
+import { coalesceToFrame, createBatchedFrameScheduler, createManualFrameScheduler } from '../../streams/frame.ts';
+import { encodeStompFrame } from '../../streams/stomp-frames.ts';
 import { FakeStompServer, randomChange, ReferenceBook, seededRandom, uniqueUrl, type FakeServerOptions } from './fake-stomp-server.ts';
 
 const tick = async (ms = 20): Promise<void> => {
@@ -257,6 +258,68 @@ describe('book$', () => {
     expect(rig.latest().stale).toBe(false);
     expect(rig.latest().seq).toBe(rig.reference.seq);
     expectConsistent(rig);
+  });
+});
+
+describe('book$ over any split of frames into socket messages', () => {
+  it('folds the same whether a message holds one frame (the fast path), several, or part of one', async () => {
+    const rig = bookRig();
+    rig.connection.connect();
+    await tick();
+    const connection = rig.server.current!;
+    const [id] = [...connection.subscriptions].find(([, destination]) => destination === BOOK)!;
+    let messageId = 1000;
+    const frames = (count: number): string => {
+      let text = '';
+      for (let i = 0; i < count; i++) {
+        const delta = rig.reference.change([randomChange(seededRandom(i + rig.reference.seq), rig.reference)]);
+        const { seq, bids, asks } = rig.reference.levels();
+        rig.history.set(seq, { bids, asks });
+        text += encodeStompFrame('MESSAGE', { destination: BOOK, subscription: id, 'message-id': String(++messageId), 'content-type': 'application/json' }, JSON.stringify(delta));
+      }
+      return text;
+    };
+    connection.socket.send(frames(1));
+    connection.socket.send(frames(3) + '\n');
+    const split = frames(2);
+    connection.socket.send(split.slice(0, 40));
+    // While stompjs holds half a frame, a whole frame must wait behind it (not take the fast path).
+    connection.socket.send(split.slice(40) + frames(1));
+    connection.socket.send(frames(1));
+    await tick();
+    expect(rig.latest()).toMatchObject({ seq: rig.reference.seq, stale: false, gaps: 0 });
+    expect({ bids: rig.latest().bids, asks: rig.latest().asks }).toEqual({ bids: rig.reference.levels().bids, asks: rig.reference.levels().asks });
+    expectConsistent(rig);
+  });
+});
+
+describe('frame schedulers', () => {
+  it('asks for one animation frame however many callbacks wait, runs them in order, and survives a throwing one', async () => {
+    const asked: Array<() => void> = [];
+    const frames = createBatchedFrameScheduler((run) => asked.push(run));
+    const ran: string[] = [];
+    frames.request(() => ran.push('a'));
+    const cancelled = frames.request(() => ran.push('cancelled'));
+    frames.request(() => {
+      throw new Error('boom');
+    });
+    frames.request(() => ran.push('b'));
+    frames.cancel(cancelled);
+    expect(asked).toHaveLength(1);
+    const errors: unknown[] = [];
+    const onError = (error: unknown) => errors.push(error);
+    process.on('uncaughtException', onError);
+    try {
+      asked[0]!();
+      await Promise.resolve();
+      await Promise.resolve();
+    } finally {
+      process.off('uncaughtException', onError);
+    }
+    expect(ran).toEqual(['a', 'b']);
+    expect(errors).toEqual([new Error('boom')]);
+    frames.request(() => ran.push('c'));
+    expect(asked).toHaveLength(2);
   });
 });
 

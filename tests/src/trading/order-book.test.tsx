@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ticketFromLevel } from '../../../src/trading/AssetTrading.tsx';
-import { CHANGE_HIGHLIGHT_MS, OrderBook } from '../../../src/trading/OrderBook.tsx';
+import { CHANGE_HIGHLIGHT_MS, OFFSCREEN_REFRESH_MS, OrderBook } from '../../../src/trading/OrderBook.tsx';
 import { WithIntl } from '../components/intl.tsx';
 import { asset, book, order } from './fixtures.ts';
 
@@ -60,8 +60,8 @@ describe('order book', () => {
     expect(asks.every((row) => within(row).queryByRole('img') === null)).toBe(true);
     expect(within(asks[1]!).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['3', '20.0', '152.00']);
     // Depth bar relative to the largest level of both sides.
-    expect(asks[1]!.style.getPropertyValue('--depth')).toBe('100%');
-    expect(bids[1]!.style.getPropertyValue('--depth')).toBe('25%');
+    expect(asks[1]!.style.backgroundSize).toBe('100% 100%');
+    expect(bids[1]!.style.backgroundSize).toBe('25% 100%');
   });
 
   it('shows a stale badge with the age of the last update only while stale', () => {
@@ -147,5 +147,72 @@ describe('order book', () => {
     expect(changed).toEqual(['151.00']);
     act(() => vi.advanceTimersByTime(CHANGE_HIGHLIGHT_MS + 10));
     expect(document.querySelectorAll('.book-level-changed')).toHaveLength(0);
+  });
+
+  it('keeps each change highlighted for its own time when changes come one after another', () => {
+    vi.useFakeTimers();
+    const { rerender } = render(
+      <WithIntl>
+        <OrderBook book={book(levels)} asset={asset} ownOrders={[]} />
+      </WithIntl>,
+    );
+    const show = (bids: typeof levels.bids) =>
+      rerender(
+        <WithIntl>
+          <OrderBook book={book({ ...levels, bids })} asset={asset} ownOrders={[]} />
+        </WithIntl>,
+      );
+    const highlighted = () => [...document.querySelectorAll('.book-level-changed')].map((row) => row.getAttribute('data-price'));
+    show([{ price: 15000, qty: 90, orders: 2 }, levels.bids[1]!]);
+    act(() => vi.advanceTimersByTime(500));
+    show([{ price: 15000, qty: 90, orders: 2 }, { price: 14990, qty: 60, orders: 1 }]);
+    expect(highlighted()).toEqual(['150.00', '149.90']);
+    act(() => vi.advanceTimersByTime(CHANGE_HIGHLIGHT_MS - 500 + 10));
+    expect(highlighted()).toEqual(['149.90']);
+    act(() => vi.advanceTimersByTime(500));
+    expect(highlighted()).toEqual([]);
+  });
+
+  it('off screen, redraws its levels only every so often, but shows a stale book at once and the live one when back in view', () => {
+    vi.useFakeTimers();
+    const observers: Array<(entries: Array<{ isIntersecting: boolean }>) => void> = [];
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(callback: (entries: Array<{ isIntersecting: boolean }>) => void) {
+          observers.push(callback);
+        }
+        observe() {}
+        disconnect() {}
+      },
+    );
+    try {
+      const at = (qty: number, partial: Parameters<typeof book>[0] = {}) => (
+        <WithIntl>
+          <OrderBook book={book({ ...levels, bids: [{ price: 15000, qty, orders: 2 }, levels.bids[1]!], ...partial })} asset={asset} ownOrders={[]} />
+        </WithIntl>
+      );
+      const bestBid = () => rowsOf('Bids')[0]!.children[1]!.textContent;
+      const { rerender } = render(at(100));
+      act(() => observers[0]!([{ isIntersecting: false }]));
+      rerender(at(110));
+      rerender(at(120));
+      expect(bestBid()).toBe('10.0');
+      act(() => vi.advanceTimersByTime(OFFSCREEN_REFRESH_MS));
+      expect(bestBid()).toBe('12.0');
+      rerender(at(130, { stale: true, staleReason: 'gap' }));
+      expect(screen.getByRole('status')).toBeTruthy();
+      expect(bestBid()).toBe('13.0');
+      rerender(at(140));
+      expect(bestBid()).toBe('14.0'); // back from stale: drawn at once
+      rerender(at(150));
+      expect(bestBid()).toBe('14.0');
+      act(() => observers[0]!([{ isIntersecting: true }]));
+      expect(bestBid()).toBe('15.0');
+      rerender(at(160));
+      expect(bestBid()).toBe('16.0');
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
