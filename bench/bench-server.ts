@@ -2,8 +2,8 @@
  * What the server benchmarks share: the exchange in its own process on a fresh data directory, a
  * keep-alive HTTP client for its API, demo sign-in, percentiles.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,8 @@ export interface BenchServer {
   port: number;
   call(method: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: any }>;
   signIn(username: string): Promise<string>;
+  /** CPU time (user + system) the server process has used so far, in ms; NaN where /proc is missing. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export async function startBenchServer(name: string, maxSockets: number): Promis
   return {
     port,
     call,
+    cpuMs: () => processCpuMs(child.pid!),
     async signIn(username) {
       const user = readDemoUsers().find((candidate) => candidate.username === username)!;
       const result = await call('POST', '/login', { username, password: user.password, code: currentCode(user.totpSecret, Date.now()) });
@@ -79,6 +82,21 @@ export async function startBenchServer(name: string, maxSockets: number): Promis
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Clock ticks per second of /proc/<pid>/stat times. */
+let clockTicks: number | undefined;
+
+function processCpuMs(pid: number): number {
+  try {
+    clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+    // Fields after the parenthesised command name; utime and stime are the 14th and 15th of the line.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -2,85 +2,245 @@
  * npm run bench:orders — the whole server path: orders sent over the REST API by concurrent clients on
  * loopback, each acknowledged only after the engine's journal has synced it to disk.
  *
- * The server runs in its own process (as in production) on a fresh data directory; this process is the
- * load: CONCURRENCY keep-alive connections, each posting the next order as soon as the previous answer
- * arrives. Prints acknowledged orders/s and p50/p99 acknowledgement latency, then one line for scripts.
+ * The server runs in its own process (as in production) on a fresh data directory. The load comes from
+ * BENCH_LOAD_PROCESSES child processes of this file (so the load generator does not share one event
+ * loop, and its cost is measured apart from the server's): together they keep CONCURRENCY keep-alive
+ * connections, each posting the next order as soon as the previous answer arrives (closed loop, one
+ * request in flight per connection, no pipelining). The connections speak plain HTTP/1.1 on a socket:
+ * Node's http client costs several times the server's work per request and would measure itself.
  *
- * Environment: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (default 64).
+ * Prints acknowledged orders/s, p50/p99 acknowledgement latency, the CPU the server and the load
+ * processes used per acknowledged order, then one line for scripts.
+ *
+ * Environment: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (default 64), BENCH_LOAD_PROCESSES (default 2),
+ * BENCH_CPU_PROF=1 (the server's CPU profile to .tmp/prof).
  */
+import { fork, type ChildProcess } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { percentile, startBenchServer } from './bench-server.ts';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 64);
-const warmupSeconds = 2;
+const assets = ['GSPOT-DA', 'GSPOT-WD', 'ESPOT-DA-BASE', 'ESPOT-DA-PEAK', 'GFWD-M-2027-01', 'EFWD-M-2027-01-BASE'];
 
+interface Trader {
+  token: string;
+  clients: string[];
+}
 
-const server = await startBenchServer('orders', concurrency);
-const { call, signIn } = server;
-try {
-  const traders = [
-    { token: await signIn('broker1'), clients: ['RO-HIDRO', 'RO-GAZEST'] },
-    { token: await signIn('broker2'), clients: ['RO-TERMO'] },
-  ];
-  const assets = ['GSPOT-DA', 'GSPOT-WD', 'ESPOT-DA-BASE', 'ESPOT-DA-PEAK', 'GFWD-M-2027-01', 'EFWD-M-2027-01-BASE'];
-  let sequence = 0;
+/** Parent → load process. */
+type Command =
+  | { type: 'setup'; port: number; traders: Trader[]; connections: number[]; processIndex: number; processCount: number; runId: string }
+  | { type: 'measure' }
+  | { type: 'stop' };
+
+/** Load process → parent. */
+type Report =
+  | { type: 'started' }
+  | { type: 'ready' }
+  | { type: 'result'; acked: number; refused: number; refusals: Array<[string, number]>; latencies: Float64Array; cpuMs: number };
+
+/** Order number n of the run: the same mix whichever process sends it. */
+function orderBody(n: number, runId: string, trader: Trader) {
+  const way = n % 2 === 0 ? 'bid' : 'ask';
+  // Around a mid of 150.00 with a few crossing prices, so the books trade and stay populated.
+  const offset = ((n * 7919) % 21) - 10;
+  return {
+    idempotencyKey: `bench-${runId}-${n}`,
+    assetId: assets[n % assets.length],
+    way,
+    price: way === 'bid' ? 15_000 - offset : 15_000 + offset,
+    qty: 10 * (1 + (n % 10)),
+    validityType: 'day',
+    clientCode: trader.clients[n % trader.clients.length],
+  };
+}
+
+/** One keep-alive connection with one request in flight; parses just what this server answers (content-length bodies). */
+class OrderConnection {
+  private received: Buffer | null = null;
+  private started = 0;
+  private onAnswer: ((status: number, body: Buffer, elapsedMs: number) => void) | null = null;
+
+  private constructor(private readonly socket: Socket, private readonly port: number) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', (error) => {
+      throw error;
+    });
+  }
+
+  static open(port: number): Promise<OrderConnection> {
+    return new Promise((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port }, () => resolve(new OrderConnection(socket, port)));
+      socket.once('error', reject);
+    });
+  }
+
+  post(path: string, body: string, token: string): Promise<{ status: number; body: Buffer; elapsedMs: number }> {
+    return new Promise((resolve) => {
+      this.onAnswer = (status, answer, elapsedMs) => resolve({ status, body: answer, elapsedMs });
+      this.started = performance.now();
+      this.socket.write(
+        `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1:${this.port}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nauthorization: Bearer ${token}\r\n\r\n${body}`,
+      );
+    });
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+
+  private onData(chunk: Buffer): void {
+    const buffer = this.received ? Buffer.concat([this.received, chunk]) : chunk;
+    const headEnd = buffer.indexOf('\r\n\r\n');
+    if (headEnd < 0) {
+      this.received = buffer;
+      return;
+    }
+    const head = buffer.toString('latin1', 0, headEnd);
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+    if (!length) throw new Error(`answer without content-length: ${head}`);
+    const end = headEnd + 4 + Number(length[1]);
+    if (buffer.length < end) {
+      this.received = buffer;
+      return;
+    }
+    if (buffer.length > end) throw new Error('more than one answer to one request');
+    this.received = null;
+    const elapsedMs = performance.now() - this.started;
+    const answer = this.onAnswer!;
+    this.onAnswer = null;
+    answer(Number(head.slice(9, 12)), buffer.subarray(headEnd + 4), elapsedMs);
+  }
+}
+
+/** A load process: its share of the connections, each in a closed loop until told to stop. */
+async function runLoad(): Promise<void> {
+  const setup = await new Promise<Extract<Command, { type: 'setup' }>>((resolve) => {
+    process.once('message', (m: Command) => m.type === 'setup' && resolve(m));
+    // Asked for only now: a message that arrives before a listener exists is lost.
+    process.send!({ type: 'started' } satisfies Report);
+  });
   let measuring = false;
   let running = true;
+  let local = 0;
   let acked = 0;
   let refused = 0;
+  let cpuAtStart = process.cpuUsage();
+  let cpuMs = 0;
   const refusals = new Map<string, number>();
   const latencies: number[] = [];
+  const connections = await Promise.all(setup.connections.map(() => OrderConnection.open(setup.port)));
 
-  async function worker(index: number): Promise<void> {
-    const trader = traders[index % traders.length]!;
+  async function loop(connection: OrderConnection, globalIndex: number): Promise<void> {
+    const trader = setup.traders[globalIndex % setup.traders.length]!;
     while (running) {
-      const n = sequence++;
-      const way = n % 2 === 0 ? 'bid' : 'ask';
-      // Around a mid of 150.00 with a few crossing prices, so the books trade and stay populated.
-      const offset = ((n * 7919) % 21) - 10;
-      const body = {
-        idempotencyKey: `bench-${process.pid}-${n}`,
-        assetId: assets[n % assets.length],
-        way,
-        price: way === 'bid' ? 15_000 - offset : 15_000 + offset,
-        qty: 10 * (1 + (n % 10)),
-        validityType: 'day',
-        clientCode: trader.clients[n % trader.clients.length],
-      };
-      const started = process.hrtime.bigint();
-      const result = await call('POST', '/orders', body, trader.token);
-      const elapsedMs = Number(process.hrtime.bigint() - started) / 1e6;
+      // Processes take interleaved order numbers, so together they send exactly the single-process sequence's mix.
+      const n = setup.processIndex + setup.processCount * local++;
+      const answer = await connection.post('/session/api/orders', JSON.stringify(orderBody(n, setup.runId, trader)), trader.token);
       if (!measuring) continue;
-      if (result.status === 201) {
+      if (answer.status === 201) {
         acked++;
-        latencies.push(elapsedMs);
+        latencies.push(answer.elapsedMs);
       } else {
         refused++;
-        const code = result.body?.error?.code ?? String(result.status);
+        const code = (JSON.parse(answer.body.toString()) as { error?: { code?: string } }).error?.code ?? String(answer.status);
         refusals.set(code, (refusals.get(code) ?? 0) + 1);
       }
     }
   }
 
-  const workers = Array.from({ length: concurrency }, (_, index) => worker(index));
-  await new Promise((resolve) => setTimeout(resolve, warmupSeconds * 1000));
-  measuring = true;
-  const started = Date.now();
-  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  measuring = false;
-  const elapsed = (Date.now() - started) / 1000;
-  running = false;
-  await Promise.all(workers);
-
-  latencies.sort((a, b) => a - b);
-  const ackedPerSecond = Math.round(acked / elapsed);
-  const p50 = percentile(latencies, 50);
-  const p99 = percentile(latencies, 99);
-  console.log(`concurrency ${concurrency}, ${seconds} s measured after ${warmupSeconds} s warm-up; server in its own process, journal fdatasync per group commit`);
-  console.log(`acknowledged ${acked} orders (${refused} refused by rules), ${ackedPerSecond} orders/s`);
-  if (refusals.size > 0) console.log(`refusals: ${[...refusals].map(([code, n]) => `${code} ${n}`).join(', ')}`);
-  console.log(`acknowledgement latency p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms`);
-  console.log(`bench:orders acked_per_s=${ackedPerSecond} p50_ms=${p50.toFixed(2)} p99_ms=${p99.toFixed(2)}`);
-} finally {
-  await server.stop();
+  process.on('message', (message: Command) => {
+    if (message.type === 'measure') {
+      measuring = true;
+      cpuAtStart = process.cpuUsage();
+    } else if (message.type === 'stop') {
+      measuring = false;
+      const used = process.cpuUsage(cpuAtStart);
+      cpuMs = (used.user + used.system) / 1000;
+      running = false;
+    }
+  });
+  const loops = connections.map((connection, index) => loop(connection, setup.connections[index]!));
+  process.send!({ type: 'ready' } satisfies Report);
+  await Promise.all(loops);
+  for (const connection of connections) connection.close();
+  // Disconnecting only once the result is handed over: earlier, the channel may drop it.
+  process.send!({ type: 'result', acked, refused, refusals: [...refusals], latencies: Float64Array.from(latencies), cpuMs } satisfies Report, () => process.disconnect());
 }
+
+async function runBench(): Promise<void> {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+  const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 64);
+  const processCount = Math.max(1, Math.min(concurrency, Number(process.env.BENCH_LOAD_PROCESSES ?? 2)));
+  const warmupSeconds = 2;
+
+  const server = await startBenchServer('orders', 4);
+  const loads: ChildProcess[] = [];
+  try {
+    const traders: Trader[] = [
+      { token: await server.signIn('broker1'), clients: ['RO-HIDRO', 'RO-GAZEST'] },
+      { token: await server.signIn('broker2'), clients: ['RO-TERMO'] },
+    ];
+    const runId = String(process.pid);
+    const results: Array<Promise<Extract<Report, { type: 'result' }>>> = [];
+    const ready: Array<Promise<void>> = [];
+    for (let processIndex = 0; processIndex < processCount; processIndex++) {
+      const child = fork(fileURLToPath(import.meta.url), [], {
+        execArgv: ['--import', 'tsx'],
+        env: { ...process.env, BENCH_ORDERS_LOAD: '1' },
+        serialization: 'advanced',
+      });
+      loads.push(child);
+      ready.push(new Promise((resolve) => child.on('message', (m: Report) => m.type === 'ready' && resolve())));
+      results.push(
+        new Promise((resolve, reject) => {
+          child.on('message', (m: Report) => m.type === 'result' && resolve(m));
+          child.on('exit', (code) => reject(new Error(`load process exited with ${code}`)));
+        }),
+      );
+      const connections = Array.from({ length: concurrency }, (_, index) => index).filter((index) => index % processCount === processIndex);
+      const setup: Command = { type: 'setup', port: server.port, traders, connections, processIndex, processCount, runId };
+      child.once('message', (m: Report) => m.type === 'started' && child.send(setup));
+    }
+    await Promise.all(ready);
+    await new Promise((resolve) => setTimeout(resolve, warmupSeconds * 1000));
+
+    for (const child of loads) child.send({ type: 'measure' } satisfies Command);
+    const serverCpuAtStart = server.cpuMs();
+    const started = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    for (const child of loads) child.send({ type: 'stop' } satisfies Command);
+    const elapsed = (Date.now() - started) / 1000;
+    const serverCpuMs = server.cpuMs() - serverCpuAtStart;
+    const reports = await Promise.all(results);
+
+    const acked = reports.reduce((sum, report) => sum + report.acked, 0);
+    const refused = reports.reduce((sum, report) => sum + report.refused, 0);
+    const refusals = new Map<string, number>();
+    for (const report of reports) for (const [code, n] of report.refusals) refusals.set(code, (refusals.get(code) ?? 0) + n);
+    const latencies = reports.flatMap((report) => Array.from(report.latencies)).sort((a, b) => a - b);
+    const loadCpuMs = reports.reduce((sum, report) => sum + report.cpuMs, 0);
+
+    const ackedPerSecond = Math.round(acked / elapsed);
+    const p50 = percentile(latencies, 50);
+    const p99 = percentile(latencies, 99);
+    const perOrderUs = (cpuMs: number) => (acked > 0 ? ((cpuMs * 1000) / acked).toFixed(0) : '-');
+    console.log(
+      `concurrency ${concurrency} over ${processCount} load process(es), ${seconds} s measured after ${warmupSeconds} s warm-up; server in its own process, journal fdatasync per group commit`,
+    );
+    console.log(`acknowledged ${acked} orders (${refused} refused by rules), ${ackedPerSecond} orders/s`);
+    if (refusals.size > 0) console.log(`refusals: ${[...refusals].map(([code, n]) => `${code} ${n}`).join(', ')}`);
+    console.log(`acknowledgement latency p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms`);
+    console.log(
+      `CPU: server ${((serverCpuMs / 10 / elapsed) | 0)}% of a core, ${perOrderUs(serverCpuMs)} µs per acked order; load processes ${((loadCpuMs / 10 / elapsed) | 0)}%, ${perOrderUs(loadCpuMs)} µs per order`,
+    );
+    console.log(`bench:orders acked_per_s=${ackedPerSecond} p50_ms=${p50.toFixed(2)} p99_ms=${p99.toFixed(2)}`);
+  } finally {
+    for (const child of loads) if (child.exitCode === null) child.kill();
+    await server.stop();
+  }
+}
+
+if (process.env.BENCH_ORDERS_LOAD) await runLoad();
+else await runBench();

@@ -28,6 +28,10 @@ export interface SequencerSnapshot {
   idempotency?: Array<[string, SequencedResult]>;
 }
 
+function idempotencyKeyOf(userId: string, key: string): string {
+  return `${userId}\u0000${key}`;
+}
+
 /** A remembered result without the events a retry does not need. */
 function compactResult(r: SequencedResult): SequencedResult {
   let last: EngineEvent | undefined;
@@ -72,7 +76,10 @@ export const DEFAULT_SNAPSHOT_EVERY = 50_000;
  */
 export class Sequencer {
   private readonly listeners: EventListener[] = [];
+  /** Idempotency key → result, for commands on disk (or that changed nothing). */
   private readonly idempotency = new Map<string, SequencedResult>();
+  /** Idempotency key → result of a command whose record is being synced, and its acknowledgement. */
+  private readonly syncing = new Map<string, { result: SequencedResult; durable: Promise<SequencedResult> }>();
   private timer: NodeJS.Timeout | null = null;
   private failed: Error | null = null;
   /** Journaled commands since the last snapshot (or since the start of the replay). */
@@ -110,7 +117,7 @@ export class Sequencer {
     const replayGap = options.onReplayedEvents && fromSeq < snapshotSeq ? { fromSeq: fromSeq + 1, toSeq: snapshotSeq } : null;
     for (const record of recovered.records) {
       const result = sequencer.engine.execute(record.entry.command);
-      sequencer.remember(record.entry, { ...result, journalSeq: record.seq });
+      sequencer.remember(record.entry, compactResult({ ...result, journalSeq: record.seq }));
       if (options.onReplayedEvents && record.seq > (options.replayFromSeq ?? 0) && result.events.length > 0) options.onReplayedEvents(result.events, record.seq);
     }
     sequencer.sinceSnapshot = recovered.records.length;
@@ -126,15 +133,16 @@ export class Sequencer {
     };
   }
 
-  /** The earlier result of an add with this user's idempotency key, if any. */
+  /** The earlier result of an add with this user's idempotency key, once its record is on disk. */
   idempotentResult(userId: string, key: string): SequencedResult | undefined {
-    return this.idempotency.get(`${userId}\u0000${key}`);
+    return this.idempotency.get(idempotencyKeyOf(userId, key));
   }
 
   async submit(command: UnstampedCommand, meta?: JournalEntry['meta']): Promise<SequencedResult> {
     if (this.failed) throw this.failed;
-    if (meta?.userId && meta.idempotencyKey) {
-      const earlier = this.idempotentResult(meta.userId, meta.idempotencyKey);
+    const key = meta?.userId && meta.idempotencyKey ? idempotencyKeyOf(meta.userId, meta.idempotencyKey) : null;
+    if (key !== null) {
+      const earlier = this.idempotency.get(key) ?? this.syncing.get(key)?.durable;
       if (earlier) return earlier;
     }
     // Stamped here so the journal holds the exact time the engine saw; never earlier than the last one.
@@ -144,26 +152,35 @@ export class Sequencer {
     const result = this.engine.execute(stamped);
     if (result.events.length === 0) {
       const unjournaled = { ...result, journalSeq: null };
-      if (result.result === 'OK') this.remember(entry, unjournaled);
+      if (key !== null && result.result === 'OK') this.idempotency.set(key, compactResult(unjournaled));
       return unjournaled;
     }
-    // Remembered before the sync so a retry that arrives meanwhile gets this same result.
     const pending = { ...result, journalSeq: null as number | null };
-    this.remember(entry, pending);
     const before = this.journal.lastSeq;
-    const appended = this.journal.append(entry);
+    const durable = this.journal.append(entry).then(
+      (seq) => {
+        pending.journalSeq = seq;
+        if (key !== null) {
+          this.syncing.delete(key);
+          // Kept from now on without the events a retry does not need (less to hold, collect and snapshot).
+          this.idempotency.set(key, compactResult(pending));
+        }
+        for (const listener of this.listeners) listener(result.events, entry, result, seq);
+        return pending;
+      },
+      (error: unknown) => {
+        // The engine moved ahead of the disk: nothing more may be acknowledged. The process must restart.
+        this.failed = error as Error;
+        this.stopTicking();
+        if (key !== null) this.syncing.delete(key);
+        throw error;
+      },
+    );
+    // A retry that arrives during the sync waits for this same sync: it is acknowledged no earlier.
+    if (key !== null) this.syncing.set(key, { result: pending, durable });
     // The append took its seq synchronously: the engine is exactly in the state after that record.
     if (this.journal.lastSeq === before + 1 && this.snapshotEvery > 0 && ++this.sinceSnapshot >= this.snapshotEvery) this.takeSnapshot(before + 1);
-    try {
-      pending.journalSeq = await appended;
-    } catch (error) {
-      // The engine moved ahead of the disk: nothing more may be acknowledged. The process must restart.
-      this.failed = error as Error;
-      this.stopTicking();
-      throw error;
-    }
-    for (const listener of this.listeners) listener(result.events, entry, result, pending.journalSeq);
-    return pending;
+    return durable;
   }
 
   startTicking(intervalMs: number): void {
@@ -196,8 +213,9 @@ export class Sequencer {
    */
   private takeSnapshot(seq: number): void {
     this.sinceSnapshot = 0;
-    const idempotency: Array<[string, SequencedResult]> = [];
-    for (const [key, result] of this.idempotency) idempotency.push([key, compactResult(result)]);
+    // Remembered results are compact and never change; one still syncing is copied as it is now (journalSeq null).
+    const idempotency: Array<[string, SequencedResult]> = [...this.idempotency];
+    for (const [key, { result }] of this.syncing) idempotency.push([key, compactResult(result)]);
     const state: SequencerSnapshot = { engine: this.engine.exportState(), idempotency };
     const ready = this.beforeSnapshotWrite ? this.beforeSnapshotWrite(seq) : Promise.resolve();
     const written = ready.then(() => this.journal.snapshot(seq, state)).catch((error: unknown) => {
@@ -208,6 +226,6 @@ export class Sequencer {
   }
 
   private remember(entry: JournalEntry, result: SequencedResult): void {
-    if (entry.meta?.userId && entry.meta.idempotencyKey) this.idempotency.set(`${entry.meta.userId}\u0000${entry.meta.idempotencyKey}`, result);
+    if (entry.meta?.userId && entry.meta.idempotencyKey) this.idempotency.set(idempotencyKeyOf(entry.meta.userId, entry.meta.idempotencyKey), result);
   }
 }

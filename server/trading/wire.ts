@@ -3,7 +3,23 @@ import type { OrderView, SessionStats, TransactionView } from '../engine/types.t
 
 /** Engine views (numeric ids, epoch ms) to wire payloads (string ids, ISO UTC). */
 
-const iso = (ms: number): string => new Date(ms).toISOString();
+/**
+ * Recently converted instants (direct-mapped on the low bits of the ms): an order's times repeat
+ * across its events and the three conversions of each (reply, market data, read models), and one
+ * toISOString costs about half a microsecond.
+ */
+const ISO_SLOTS = 64;
+const isoMs = new Float64Array(ISO_SLOTS).fill(Number.NaN);
+const isoText: string[] = new Array<string>(ISO_SLOTS).fill('');
+
+export function iso(ms: number): string {
+  const slot = ms & (ISO_SLOTS - 1);
+  if (isoMs[slot] === ms) return isoText[slot]!;
+  const text = new Date(ms).toISOString();
+  isoMs[slot] = ms;
+  isoText[slot] = text;
+  return text;
+}
 const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
 export function orderToWire(order: OrderView): Order {

@@ -1,5 +1,5 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, fsyncSync, closeSync, ftruncateSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 
@@ -12,12 +12,26 @@ import { crc32 } from 'node:zlib';
  * one disk sync. Recovery reads every whole record and truncates a torn or corrupt tail.
  *
  * Segments: `journal-<firstSeq>.log`. A snapshot `snapshot-<seq>.json` covers every record up to seq;
- * after one is written a new segment starts and fully covered segments are deleted.
+ * once one is written, the next batch of records starts a new segment and fully covered segments are
+ * deleted. The snapshot file is written in pieces beside the record writes, which never wait for it.
+ *
+ * Pre-zeroed space: the segment being written is kept PREALLOCATE_BYTES ahead of its records with
+ * synced zeros, and records overwrite them in place. An fdatasync then flushes data only: appending
+ * past the end of the file would change its size and make every sync wait for a file-system journal
+ * commit (shared with every other process on the disk), the same reason PostgreSQL pre-zeroes its WAL
+ * segments. A zero length field ends the records; a clean close trims the zeros away.
  */
 
 const HEADER_BYTES = 8;
 /** A record larger than this is corrupt by definition (commands are small). */
 export const MAX_RECORD_BYTES = 1024 * 1024;
+/** Zeros kept synced ahead of the records; extended in the background when less than half is left. */
+export const PREALLOCATE_BYTES = 4 * 1024 * 1024;
+const zeros = Buffer.alloc(PREALLOCATE_BYTES / 4);
+/** Values (nested ones counted) above which jsonPieces splits an array or object. */
+const SPLIT_NODES = 1024;
+/** Characters of snapshot JSON per write: a few milliseconds of serialising between two turns of the event loop. */
+const SNAPSHOT_WRITE_CHARS = 256 * 1024;
 
 export interface JournalRecord<T> {
   seq: number;
@@ -34,14 +48,25 @@ export interface RecoveredJournal<T, S> {
 }
 
 export function encodeRecord(seq: number, entry: unknown): Buffer {
-  const payload = Buffer.from(JSON.stringify({ seq, entry }), 'utf8');
-  const header = Buffer.allocUnsafe(HEADER_BYTES);
-  header.writeUInt32LE(payload.length, 0);
-  header.writeUInt32LE(crc32(payload), 4);
-  return Buffer.concat([header, payload]);
+  const json = JSON.stringify({ seq, entry });
+  // One buffer for header and payload (most records fit the shared pool of Buffer.allocUnsafe).
+  const record = Buffer.allocUnsafe(HEADER_BYTES + Buffer.byteLength(json, 'utf8'));
+  const length = record.write(json, HEADER_BYTES, 'utf8');
+  record.writeUInt32LE(length, 0);
+  record.writeUInt32LE(crc32(record.subarray(HEADER_BYTES)), 4);
+  return record;
 }
 
-/** Decodes whole records from a buffer; stops at the first torn or corrupt one and says where. */
+/** True when every byte from `offset` on is zero: pre-zeroed space, not a torn record. */
+function zeroFrom(buffer: Buffer, offset: number): boolean {
+  for (let i = offset; i < buffer.length; i++) if (buffer[i] !== 0) return false;
+  return true;
+}
+
+/**
+ * Decodes whole records from a buffer; stops at the first torn or corrupt one, or at pre-zeroed space,
+ * and says where.
+ */
 export function decodeRecords<T>(buffer: Buffer): { records: Array<JournalRecord<T>>; validBytes: number } {
   const records: Array<JournalRecord<T>> = [];
   let offset = 0;
@@ -83,9 +108,86 @@ function fsyncDirectory(dir: string): void {
   }
 }
 
+/** The same, off the event loop. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function isSplittable(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+}
+
+/** What JSON.stringify leaves out of an object (and writes as null in an array). */
+function isOmitted(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
+}
+
+/** Values nested in `value` (itself included), counted until past `limit`. */
+function nodesUpTo(value: object, limit: number): number {
+  let count = 1;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length && count <= limit; index++) {
+      const member: unknown = value[index];
+      count += isSplittable(member) ? nodesUpTo(member, limit - count) : 1;
+    }
+  } else {
+    for (const key in value) {
+      if (count > limit) break;
+      const member: unknown = (value as Record<string, unknown>)[key];
+      count += isSplittable(member) ? nodesUpTo(member, limit - count) : 1;
+    }
+  }
+  return count;
+}
+
+function isLarge(value: unknown, splitNodes: number): boolean {
+  return isSplittable(value) && nodesUpTo(value, splitNodes) > splitNodes;
+}
+
+/**
+ * JSON.stringify(value) in pieces (joined, the same text): arrays and objects of more than
+ * SPLIT_NODES values are split member by member, the small members one JSON.stringify each, so a
+ * large snapshot can be serialised a slice at a time.
+ */
+export function* jsonPieces(value: unknown, splitNodes = SPLIT_NODES): Generator<string> {
+  if (!isLarge(value, splitNodes)) {
+    yield JSON.stringify(value) ?? 'null';
+    return;
+  }
+  const array = Array.isArray(value);
+  const record = value as Record<string, unknown>;
+  let text = array ? '[' : '{';
+  let first = true;
+  for (const key of array ? value.keys() : Object.keys(record)) {
+    const raw = array ? value[key as number] : record[key as string];
+    if (!array && isOmitted(raw)) continue;
+    const member = isOmitted(raw) ? null : raw;
+    text += `${first ? '' : ','}${array ? '' : `${JSON.stringify(key)}:`}`;
+    first = false;
+    if (isLarge(member, splitNodes)) {
+      yield text;
+      text = '';
+      yield* jsonPieces(member, splitNodes);
+    } else {
+      text += JSON.stringify(member);
+      if (text.length >= SNAPSHOT_WRITE_CHARS / 4) {
+        yield text;
+        text = '';
+      }
+    }
+  }
+  yield `${text}${array ? ']' : '}'}`;
+}
+
 interface Pending {
+  seq: number;
   buffer: Buffer;
-  resolve: () => void;
+  resolve: (seq: number) => void;
   reject: (error: Error) => void;
 }
 
@@ -94,15 +196,27 @@ interface Rotation<S> {
   rotation: true;
   seq: number;
   state: S;
-  /** First seq of the new segment: every record appended before the snapshot was asked for is below it. */
-  nextSegmentSeq: number;
   resolve: () => void;
   reject: (error: Error) => void;
 }
 
 export class Journal<T, S = unknown> {
   private handle: FileHandle | null = null;
+  /** File name of the segment being written. */
+  private segment = '';
+  /** Where the next record goes in that segment: the end of its records. */
+  private position = 0;
+  /** The segment's size on disk (synced); the bytes from `position` up to it are zeros. */
+  private allocated = 0;
+  /** A background extension of the pre-zeroed space, if one is under way. */
+  private extending: Promise<void> | null = null;
   private queue: Array<Pending | Rotation<S>> = [];
+  /** Snapshot files are written one after the other, beside the record writes. */
+  private snapshotWrites: Promise<void> = Promise.resolve();
+  /** The newest snapshot written since the last segment switch: the next batch starts a new segment. */
+  private switchAfter: number | null = null;
+  /** Old segments being trimmed and closed. */
+  private readonly retiring = new Set<Promise<void>>();
   private flushing = false;
   private failed: Error | null = null;
   private nextSeq = 1;
@@ -119,11 +233,14 @@ export class Journal<T, S = unknown> {
   static async open<T, S>(dir: string): Promise<{ journal: Journal<T, S>; recovered: RecoveredJournal<T, S> }> {
     mkdirSync(dir, { recursive: true });
     const journal = new Journal<T, S>(dir);
-    const recovered = journal.recover();
+    const { recovered, lastSegmentBytes } = journal.recover();
     journal.nextSeq = recovered.lastSeq + 1;
     const segments = journal.segments();
-    const current = segments.at(-1) ?? segmentName(journal.nextSeq);
-    journal.handle = await open(join(dir, current), 'a');
+    journal.segment = segments.at(-1) ?? segmentName(journal.nextSeq);
+    // Read-write without O_APPEND: records are written at `position`, over the pre-zeroed space.
+    journal.handle = await open(join(dir, journal.segment), constants.O_RDWR | constants.O_CREAT);
+    journal.position = lastSegmentBytes;
+    journal.allocated = (await journal.handle.stat()).size;
     if (segments.length === 0) fsyncDirectory(dir);
     return { journal, recovered };
   }
@@ -138,58 +255,110 @@ export class Journal<T, S = unknown> {
     if (this.failed) return Promise.reject(this.failed);
     const seq = this.nextSeq++;
     const buffer = encodeRecord(seq, entry);
-    return new Promise<number>((resolve, reject) => {
-      this.queue.push({ buffer, resolve: () => resolve(seq), reject });
-      if (!this.flushing) void this.flush();
+    let pending!: Pending;
+    const synced = new Promise<number>((resolve, reject) => {
+      pending = { seq, buffer, resolve, reject };
     });
+    this.queue.push(pending);
+    if (!this.flushing) void this.flush();
+    return synced;
   }
 
   /**
-   * Writes a snapshot of the state after record `seq`, starts a new segment and drops segments the
-   * snapshot fully covers. Records after `seq` stay in the journal and are replayed on top of it.
+   * Writes a snapshot of the state after record `seq`; then the next records go to a new segment and
+   * segments the snapshot fully covers are dropped. Records after `seq` stay in the journal and are
+   * replayed on top of it. Resolves once the snapshot file is on disk.
    *
    * The snapshot queues behind every record appended so far: it is written only once they are all on
-   * disk (never when one of them failed), and the segment switch happens between two writes, so appends
-   * may go on meanwhile (they are written after it, into the new segment). `seq` must not be past the
-   * last appended record; records appended before the call but after `seq` stay covered by the journal.
+   * disk (never when one of them failed). The file is serialised and written a slice at a time while
+   * appends go on, so `state` must not change afterwards (give a copy). `seq` must not be past the last
+   * appended record; records after `seq` stay covered by the journal.
    */
   snapshot(seq: number, state: S): Promise<void> {
     if (this.closed) return Promise.reject(new Error('journal closed'));
     if (this.failed) return Promise.reject(this.failed);
     if (!(Number.isSafeInteger(seq) && seq >= 0 && seq <= this.lastSeq)) return Promise.reject(new Error(`snapshot seq ${seq} is not a journaled record (last ${this.lastSeq})`));
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ rotation: true, seq, state, nextSegmentSeq: this.nextSeq, resolve, reject });
+      this.queue.push({ rotation: true, seq, state, resolve, reject });
       if (!this.flushing) void this.flush();
     });
   }
 
-  /** Runs between writes (the flush loop is paused on it): snapshot file, new segment, clean-up. */
-  private async rotate(r: Rotation<S>): Promise<void> {
-    const file = join(this.dir, snapshotName(r.seq));
+  /** Serialises the snapshot in slices (each write lets the event loop turn), syncs it, then drops older snapshots. */
+  private async writeSnapshot(seq: number, state: S): Promise<void> {
+    const file = join(this.dir, snapshotName(seq));
     const temporary = `${file}.tmp`;
-    const fd = openSync(temporary, 'w');
+    const handle = await open(temporary, 'w');
     try {
-      writeFileSync(fd, JSON.stringify({ seq: r.seq, state: r.state }));
-      fsyncSync(fd);
+      let text = '';
+      for (const piece of jsonPieces({ seq, state })) {
+        text += piece;
+        if (text.length >= SNAPSHOT_WRITE_CHARS) {
+          await handle.write(text);
+          text = '';
+        }
+      }
+      await handle.write(text);
+      await handle.sync();
     } finally {
-      closeSync(fd);
+      await handle.close();
     }
-    renameSync(temporary, file);
-    // Roll to a new segment starting after the records written so far; old segments and snapshots are now redundant.
-    // (When the new segment cannot be opened, appends go on in the old one: the snapshot is still valid.)
-    const next = await open(join(this.dir, segmentName(r.nextSegmentSeq)), 'a');
-    const old = this.handle;
-    this.handle = next;
-    await old?.close();
-    fsyncDirectory(this.dir);
-    // A segment is covered when every record in it (up to the next segment's first seq) is at or before `seq`.
+    await rename(temporary, file);
+    await syncDirectory(this.dir);
+    for (const older of this.snapshots()) if (seqOf(older) < seq) await rm(join(this.dir, older), { force: true });
+    this.switchAfter = Math.max(this.switchAfter ?? 0, seq);
+  }
+
+  /**
+   * Runs between two batches once a snapshot is written: the batch starting at `firstSeq` opens a new
+   * segment (durably named before any record in it is acknowledged), and segments the snapshot covers
+   * are deleted. When the new segment cannot be opened, appends go on in the old one (the snapshot is
+   * still valid).
+   */
+  private async switchSegment(firstSeq: number): Promise<void> {
+    const covered = this.switchAfter!;
+    this.switchAfter = null;
+    // The same name comes back when nothing was written since the last switch: that segment is kept.
+    // Any other existing file of that name is not ours to overwrite (O_EXCL: the switch fails).
+    const name = segmentName(firstSeq);
+    if (name !== this.segment) {
+      const path = join(this.dir, name);
+      const next = await open(path, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL);
+      try {
+        await syncDirectory(this.dir);
+      } catch (error) {
+        // Not left behind: an empty segment named after a seq it does not start with would mislead the clean-up.
+        await next.close().catch(() => {});
+        await rm(path, { force: true }).catch(() => {});
+        throw error;
+      }
+      await this.extending;
+      const old = this.handle!;
+      const oldEnd = this.position;
+      this.handle = next;
+      this.segment = name;
+      this.position = 0;
+      this.allocated = 0;
+      // The old segment keeps only its records (trailing zeros would be harmless, but cost disk).
+      const retired = old
+        .truncate(oldEnd)
+        .then(() => old.datasync())
+        .catch(() => {})
+        .finally(() => old.close().catch(() => {}));
+      this.retiring.add(retired);
+      void retired.finally(() => this.retiring.delete(retired));
+    }
+    // A segment is covered when every record in it (up to the next segment's first seq) is at or before `covered`.
     const segments = this.segments();
+    let removed = false;
     for (const [index, segment] of segments.entries()) {
       const following = segments[index + 1];
-      if (following !== undefined && seqOf(following) - 1 <= r.seq) rmSync(join(this.dir, segment));
+      if (following !== undefined && seqOf(following) - 1 <= covered) {
+        await rm(join(this.dir, segment), { force: true });
+        removed = true;
+      }
     }
-    for (const older of this.snapshots()) if (seqOf(older) < r.seq) rmSync(join(this.dir, older));
-    fsyncDirectory(this.dir);
+    if (removed) await syncDirectory(this.dir);
   }
 
   /** Waits until everything appended so far is on disk. */
@@ -202,8 +371,37 @@ export class Journal<T, S = unknown> {
   async close(): Promise<void> {
     await this.drain();
     this.closed = true;
-    await this.handle?.close();
+    await this.snapshotWrites;
+    await Promise.all(this.retiring);
+    await this.extending;
+    const handle = this.handle;
     this.handle = null;
+    // A clean close leaves only records (the zeros are re-made when appends resume).
+    if (handle && !this.failed) await handle.truncate(this.position).then(() => handle.datasync()).catch(() => {});
+    await handle?.close();
+  }
+
+  /**
+   * Keeps PREALLOCATE_BYTES of synced zeros ahead of the records, in the background. Never needed for
+   * correctness (a write past the end grows the file and its sync then also commits the new size);
+   * a failure (a full disk) is left for the record writes to report.
+   */
+  private preallocate(): void {
+    if (this.extending || this.closed || this.failed || this.allocated - this.position >= PREALLOCATE_BYTES / 2) return;
+    const handle = this.handle!;
+    const from = Math.max(this.allocated, this.position);
+    const to = this.position + PREALLOCATE_BYTES;
+    this.extending = (async () => {
+      try {
+        for (let at = from; at < to; at += zeros.length) await handle.write(zeros, 0, Math.min(zeros.length, to - at), at);
+        await handle.datasync();
+        if (handle === this.handle) this.allocated = Math.max(this.allocated, to);
+      } catch {
+        // left to the record writes
+      } finally {
+        this.extending = null;
+      }
+    })();
   }
 
   private async flush(): Promise<void> {
@@ -214,7 +412,12 @@ export class Journal<T, S = unknown> {
         if ('rotation' in head) {
           this.queue.shift();
           if (this.failed) head.reject(this.failed);
-          else await this.rotate(head).then(head.resolve, head.reject);
+          else {
+            // Every record up to head.seq is on disk: the file is written while later records go on.
+            const written = this.snapshotWrites.then(() => this.writeSnapshot(head.seq, head.state));
+            written.then(head.resolve, head.reject);
+            this.snapshotWrites = written.catch(() => {});
+          }
           continue;
         }
         // the records up to the next snapshot, written and synced together
@@ -223,10 +426,21 @@ export class Journal<T, S = unknown> {
         const batch = this.queue.slice(0, end) as Pending[];
         this.queue = this.queue.slice(end);
         try {
-          await this.handle!.writev(batch.map((pending) => pending.buffer));
+          if (this.switchAfter !== null) await this.switchSegment(batch[0]!.seq).catch(() => {});
+          const buffers = batch.map((pending) => pending.buffer);
+          let bytes = 0;
+          for (const buffer of buffers) bytes += buffer.length;
+          // The zeros being written ahead must not land on these records: past their end, wait for them.
+          if (this.position + bytes > this.allocated && this.extending) await this.extending;
+          const { bytesWritten } = await this.handle!.writev(buffers, this.position);
+          // A short write (a full disk) is a failed write: the tail of the batch is not there.
+          if (bytesWritten !== bytes) throw new Error(`journal write: ${bytesWritten} of ${bytes} bytes written`);
+          this.position += bytes;
           await this.handle!.datasync();
+          this.allocated = Math.max(this.allocated, this.position);
           this.syncCount++;
-          for (const pending of batch) pending.resolve();
+          for (const pending of batch) pending.resolve(pending.seq);
+          this.preallocate();
         } catch (error) {
           // Once a write fails nothing later may be acknowledged: the order on disk would be unknown.
           this.failed = error as Error;
@@ -247,7 +461,8 @@ export class Journal<T, S = unknown> {
     return readdirSync(this.dir).filter((file) => /^snapshot-\d+\.json$/.test(file)).sort();
   }
 
-  private recover(): RecoveredJournal<T, S> {
+  /** Reads what the journal holds; `lastSegmentBytes` is where the records of the last segment end. */
+  private recover(): { recovered: RecoveredJournal<T, S>; lastSegmentBytes: number } {
     let snapshot: { seq: number; state: S } | null = null;
     for (const file of this.snapshots().reverse()) {
       try {
@@ -262,12 +477,16 @@ export class Journal<T, S = unknown> {
     const records: Array<JournalRecord<T>> = [];
     let truncatedBytes = 0;
     let lastSeq = fromSeq;
+    let lastSegmentBytes = 0;
     const segments = this.segments();
     for (const [index, segment] of segments.entries()) {
       const path = join(this.dir, segment);
       const buffer = readFileSync(path);
       const decoded = decodeRecords<T>(buffer);
-      if (decoded.validBytes < buffer.length) {
+      lastSegmentBytes = decoded.validBytes;
+      // Zeros after the records are pre-allocated space; anything else is a torn or corrupt tail.
+      const torn = !zeroFrom(buffer, decoded.validBytes);
+      if (torn) {
         truncatedBytes += buffer.length - decoded.validBytes;
         if (index === segments.length - 1) {
           const fd = openSync(path, 'r+');
@@ -286,10 +505,10 @@ export class Journal<T, S = unknown> {
         lastSeq = record.seq;
       }
       // A corrupt record inside an older segment means later records cannot be trusted in order.
-      if (decoded.validBytes < buffer.length && index < segments.length - 1) {
+      if (torn && index < segments.length - 1) {
         throw new Error(`journal segment ${segment} is corrupt at byte ${decoded.validBytes} and is not the last one`);
       }
     }
-    return { snapshot, records, truncatedBytes, lastSeq };
+    return { recovered: { snapshot, records, truncatedBytes, lastSeq }, lastSegmentBytes };
   }
 }

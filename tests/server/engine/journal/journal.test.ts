@@ -1,8 +1,9 @@
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { decodeRecords, encodeRecord, Journal } from '../../../../server/engine/journal/journal.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import fc from 'fast-check';
+import { decodeRecords, encodeRecord, Journal, jsonPieces, PREALLOCATE_BYTES } from '../../../../server/engine/journal/journal.ts';
 
 const dirs: string[] = [];
 function freshDir(): string {
@@ -47,10 +48,14 @@ describe('Journal', () => {
     const torn = encodeRecord(4, 'd').subarray(0, 11);
     appendFileSync(path, torn);
 
+    const before = readFileSync(path).subarray(0, whole);
     const { journal: again, recovered } = await Journal.open<string, never>(dir);
     expect(recovered.records.map((record) => record.entry)).toEqual(['a', 'b', 'c']);
     expect(recovered.truncatedBytes).toBe(torn.length);
-    expect(statSync(path).size).toBe(whole);
+    // the torn bytes are gone: after the whole records only pre-zeroed space (if already made)
+    const after = readFileSync(path);
+    expect(after.subarray(0, whole).equals(before)).toBe(true);
+    expect(after.subarray(whole).every((byte) => byte === 0)).toBe(true);
     expect(await again.append('d')).toBe(4);
     await again.close();
     expect((await Journal.open<string, never>(dir)).recovered.records.map((record) => record.entry)).toEqual(['a', 'b', 'c', 'd']);
@@ -119,8 +124,95 @@ describe('Journal', () => {
     await again.close();
   });
 
+  it('writes records over synced zeros ahead of them, recovers them after a crash and trims the zeros on close', async () => {
+    const dir = freshDir();
+    const { journal } = await Journal.open<string, never>(dir);
+    for (const word of ['a', 'b', 'c']) await journal.append(word);
+    const path = onlySegment(dir);
+    const recordBytes = ['a', 'b', 'c'].reduce((sum, word, index) => sum + encodeRecord(index + 1, word).length, 0);
+    await vi.waitFor(() => expect(statSync(path).size).toBeGreaterThanOrEqual(recordBytes + PREALLOCATE_BYTES / 2));
+    expect(readFileSync(path).subarray(recordBytes).every((byte) => byte === 0)).toBe(true);
+
+    // What a crash leaves (the journal still open): records, then zeros. The zeros are not a torn tail.
+    const crashed = freshDir();
+    cpSync(dir, crashed, { recursive: true });
+    const { journal: restarted, recovered } = await Journal.open<string, never>(crashed);
+    expect(recovered.records.map((record) => record.entry)).toEqual(['a', 'b', 'c']);
+    expect(recovered.truncatedBytes).toBe(0);
+    // the next record goes right after the last one, not after the zeros
+    expect(await restarted.append('d')).toBe(4);
+    await restarted.close();
+    expect(statSync(onlySegment(crashed)).size).toBe(recordBytes + encodeRecord(4, 'd').length);
+    const third = await Journal.open<string, never>(crashed);
+    expect(third.recovered.records.map((record) => record.entry)).toEqual(['a', 'b', 'c', 'd']);
+    await third.journal.close();
+
+    await journal.close();
+    expect(statSync(path).size).toBe(recordBytes);
+  });
+
+  it('cuts a torn record written into the zeros, and accepts zeros left after the records of an older segment', async () => {
+    const dir = freshDir();
+    const first = Buffer.concat([encodeRecord(1, 'a'), encodeRecord(2, 'b'), Buffer.alloc(4096)]);
+    writeFileSync(join(dir, 'journal-000000000001.log'), first);
+    const torn = encodeRecord(4, 'd').subarray(0, 12);
+    const second = Buffer.concat([encodeRecord(3, 'c'), torn, Buffer.alloc(4096)]);
+    writeFileSync(join(dir, 'journal-000000000003.log'), second);
+
+    const { journal, recovered } = await Journal.open<string, never>(dir);
+    expect(recovered.records.map((record) => record.entry)).toEqual(['a', 'b', 'c']);
+    expect(recovered.truncatedBytes).toBe(torn.length + 4096);
+    expect(await journal.append('d')).toBe(4);
+    await journal.close();
+    const again = await Journal.open<string, never>(dir);
+    expect(again.recovered.records.map((record) => record.entry)).toEqual(['a', 'b', 'c', 'd']);
+    await again.journal.close();
+  });
+
+  it('writes a large snapshot beside the records: appends made after it are acknowledged before it is on disk', async () => {
+    const dir = freshDir();
+    const { journal } = await Journal.open<number, { rows: Array<{ n: number; text: string }> }>(dir);
+    await journal.append(0);
+    const state = { rows: Array.from({ length: 100_000 }, (_, n) => ({ n, text: `row ${n} of a state that takes a while to write` })) };
+    const done: string[] = [];
+    const snapshot = journal.snapshot(1, state).then(() => done.push('snapshot'));
+    const appends = Array.from({ length: 5 }, (_, n) => journal.append(n + 1).then(() => done.push(`append ${n + 1}`)));
+    await Promise.all([snapshot, ...appends]);
+    expect(done.indexOf('snapshot')).toBe(5);
+    await journal.append(6);
+    await journal.close();
+
+    const { journal: again, recovered } = await Journal.open<number, typeof state>(dir);
+    expect(recovered.snapshot).toEqual({ seq: 1, state });
+    expect(recovered.records.map((record) => record.entry)).toEqual([1, 2, 3, 4, 5, 6]);
+    // the segment switch waited for the snapshot: the records after it went on in the old segment until then
+    expect(readdirSync(dir).filter((file) => file.endsWith('.log'))).toEqual(['journal-000000000001.log', 'journal-000000000007.log']);
+    await again.close();
+  });
+
   it('decodes nothing from garbage', () => {
     expect(decodeRecords(Buffer.from('not a journal at all')).records).toEqual([]);
     expect(decodeRecords(Buffer.alloc(0)).validBytes).toBe(0);
+  });
+});
+
+describe('jsonPieces', () => {
+  it('joins to exactly what JSON.stringify writes', () => {
+    const value = fc.letrec((tie) => ({
+      leaf: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.date({ noInvalidDate: true })),
+      node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 80 }), fc.dictionary(fc.string(), tie('node'), { maxKeys: 80 })),
+    })).node;
+    fc.assert(
+      fc.property(value, (generated) => {
+        // a small split threshold, so that the generated values are split at every depth
+        expect([...jsonPieces(generated, 3)].join('')).toBe(JSON.stringify(generated) ?? 'null');
+        expect([...jsonPieces(generated)].join('')).toBe(JSON.stringify(generated) ?? 'null');
+      }),
+    );
+    const large = { rows: Array.from({ length: 100_000 }, (_, n) => ({ n, text: `row ${n}` })), skip: undefined, fn: () => 1 };
+    const pieces = [...jsonPieces(large)];
+    expect(pieces.join('')).toBe(JSON.stringify(large));
+    expect(pieces.length).toBeGreaterThan(20);
+    expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(100_000);
   });
 });
