@@ -97,10 +97,21 @@ export class ReadModelProjector {
       this.transactions = [];
       this.stats = new Map();
       try {
-        // Embedded PostgreSQL runs on this thread: slices keep each stall of the event loop short.
-        for (let start = 0; start < transactions.length; start += WRITE_SLICE) await this.repository.insertTransactions(transactions.slice(start, start + WRITE_SLICE));
-        for (let start = 0; start < orders.length; start += WRITE_SLICE) await this.repository.upsertOrders(orders.slice(start, start + WRITE_SLICE));
-        for (let start = 0; start < orderEvents.length; start += WRITE_SLICE) await this.repository.insertOrderEvents(orderEvents.slice(start, start + WRITE_SLICE));
+        // Embedded PostgreSQL runs on this thread: slices keep each stall of the event loop short, and
+        // a macrotask between them lets waiting requests and journal syncs run (a resolved query's
+        // continuation is a microtask, which would run the next slice before any I/O).
+        for (let start = 0; start < transactions.length; start += WRITE_SLICE) {
+          await this.repository.insertTransactions(transactions.slice(start, start + WRITE_SLICE));
+          await yieldToEventLoop();
+        }
+        for (let start = 0; start < orders.length; start += WRITE_SLICE) {
+          await this.repository.upsertOrders(orders.slice(start, start + WRITE_SLICE));
+          await yieldToEventLoop();
+        }
+        for (let start = 0; start < orderEvents.length; start += WRITE_SLICE) {
+          await this.repository.insertOrderEvents(orderEvents.slice(start, start + WRITE_SLICE));
+          await yieldToEventLoop();
+        }
         await this.repository.upsertStats(stats);
         // After a failed write the watermark stays where it was, so a restart re-projects the lost rows.
         if (seq > this.writtenSeq && !this.lastError) {
@@ -114,6 +125,8 @@ export class ReadModelProjector {
     }
   }
 }
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function orderEventToWire(event: Extract<EngineEvent, { type: 'order' }>, wire: Order, fills: OrderFill[]): OrderEvent {
   return {
