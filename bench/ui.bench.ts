@@ -14,9 +14,12 @@
  * The server runs in-process (startTestServer: in-memory store, frozen test clock, no simulator, so no
  * real order or expiry changes a book) and serves the app built into UI_BENCH_CLIENT_DIR
  * (dist/bench-client; `npm run bench:ui` builds it there, never into dist/client). Deltas are synthetic:
- * published with server.gateway.publish on /topic/book.<assetId>, one STOMP MESSAGE frame (one WebSocket
- * message) per delta, each asset's seq contiguous from the server's current seq; the publisher's
- * snapshot() is made to answer with the synthetic book so a resubscription would stay consistent.
+ * level changes fed to the server's market-data publisher exactly as the engine's level events are, so
+ * they reach the page as the product sends them: conflated per book over CONFLATE_MS (20 ms), each
+ * delta carrying every level changed in its window at its latest value, contiguous seqs, snapshots from
+ * the published levels (UI_BENCH_PATH=direct instead publishes one STOMP MESSAGE frame per delta with
+ * server.gateway.publish, bypassing the conflation, with snapshot() answering from the synthetic book).
+ * A delta's delay counts from when the driver made it, so the conflation wait is inside the figure.
  *
  * The browser: Debian's Chromium with the e2e flags, driven over a bare DevTools socket that uses
  * Runtime only (Profiler and Tracing when asked); the session is put in sessionStorage from a sign-in
@@ -26,17 +29,20 @@
  *
  * How the delay is seen: every delta sets the best bid level's quantity to the asset's next counter
  * value (and changes one other level). The page notes, with a MutationObserver on the books, when the
- * best bid's quantity text changes, and takes the next requestAnimationFrame as its paint. A delta's
+ * best bid's quantity text changes; its paint is the end of the first rendering update after it (each
+ * frame's requestAnimationFrame callback posts a MessageChannel message, whose task runs once that
+ * frame's style, layout and paint are done; a change made in a rAF callback of that frame is in it).
+ * Compositing and display follow on other threads, a few ms the figure leaves out. A delta's
  * delay is the paint of the first shown counter value >= its own minus its publication time (Node's
  * and Chromium's wall clocks: same machine); deltas superseded before a frame count with the frame that
- * showed a newer value. A change made inside an animation frame is painted in that frame but counted at
- * the next one: the delays are on the safe side by up to a frame. The p50/p99 of the summary line are
+ * showed a newer value. The p50/p99 of the summary line are
  * those of the books in view (only they are painted); the delay to the DOM of all books is printed too
  * (a book out of view redraws its levels every 250 ms). Frames (requestAnimationFrame callbacks) and
  * long tasks (PerformanceObserver 'longtask') count over the load only; after it the bench waits until
  * every book shows its last delta so each delta's delay is known.
  *
- * Environment: UI_BENCH_SECONDS (30), UI_DELTAS_PER_S (5000), UI_BENCH_BOOKS (20), UI_BENCH_CLIENT_DIR,
+ * Environment: UI_BENCH_SECONDS (30), UI_DELTAS_PER_S (5000), UI_BENCH_BOOKS (20), UI_BENCH_PATH (server,
+ * or direct), CONFLATE_MS (20), UI_BENCH_CLIENT_DIR,
  * UI_BENCH_VIEWPORT, UI_BENCH_DRIVER (bare, or playwright), UI_BENCH_SCREENSHOT (a PNG at the end of the
  * load), UI_BENCH_CPU_PROFILE (a file for the page's CPU profile), UI_BENCH_TRACE (a file for a Chromium
  * performance trace of the load; the bench prints the renderer main thread's time by kind).
@@ -62,6 +68,13 @@ const viewportOverride = /^(\d+)x(\d+)$/.exec(process.env.UI_BENCH_VIEWPORT ?? '
 const viewportSize = viewportOverride ? { width: Number(viewportOverride[1]), height: Number(viewportOverride[2]) } : viewport;
 /** 'bare' (default): Chromium over a bare DevTools socket; 'playwright': through Playwright, as the e2e tests. */
 const driver = process.env.UI_BENCH_DRIVER === 'playwright' ? 'playwright' : 'bare';
+/**
+ * 'server' (default): the driver's level changes enter the server's market-data publisher, as the
+ * engine's level events do, and reach the browser conflated over CONFLATE_MS (20 ms, the server's
+ * default): what a trader's browser receives. 'direct': one STOMP frame per delta, bypassing it.
+ */
+const deltaPath = process.env.UI_BENCH_PATH === 'direct' ? 'direct' : 'server';
+const conflateMs = Number(process.env.CONFLATE_MS ?? 20);
 const traceCategories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'];
 const username = 'broker1';
 const levelsPerSide = 20;
@@ -297,7 +310,7 @@ async function openBare(t: TestServer, path: string): Promise<BenchPage> {
 }
 
 async function run(): Promise<void> {
-  const t = await startTestServer({ clientDir });
+  const t = await startTestServer({ clientDir, conflateMs: deltaPath === 'server' ? conflateMs : 0 });
   alignClock(t);
   let page: BenchPage | null = null;
   try {
@@ -342,10 +355,20 @@ async function run(): Promise<void> {
     }
     let snapshotsServed = 0;
     const original = t.server.marketData.snapshot.bind(t.server.marketData);
+    if (deltaPath === 'server') {
+      // The starting levels enter like any others; the publisher's own snapshots then serve them.
+      for (const book of books.values()) {
+        t.server.marketData.onEvents(
+          (['bid', 'ask'] as const).flatMap((way) => [...book[way].values()].map((level) => ({ type: 'level' as const, assetId: book.assetId, way, ...level }))),
+        );
+      }
+      t.server.marketData.flush();
+    }
     t.server.marketData.snapshot = (assetId: string): BookSnapshot => {
       const book = books.get(assetId);
       if (!book) return original(assetId);
       snapshotsServed++;
+      if (deltaPath === 'server') return original(assetId);
       return {
         type: 'snapshot',
         assetId,
@@ -379,11 +402,12 @@ async function run(): Promise<void> {
           .map((e) => e.dataset.asset ?? '');
       }),
     );
+    console.log(`deltas: ${deltaPath === 'server' ? `through the server's market-data publisher, conflated over ${conflateMs} ms` : 'one STOMP frame each (UI_BENCH_PATH=direct)'}`);
     console.log(`driver: ${driver}; viewport ${viewportSize.width}x${viewportSize.height}: ${inView.size} of ${shownBooks} books in view (at least partly)`);
     const snapshotsAtStart = snapshotsServed;
     await new Promise((resolve) => setTimeout(resolve, 500));
 
-    // Instruments: rAF frame count, long tasks, best-bid quantity text changes and their next frame.
+    // Instruments: rAF frame count, long tasks, best-bid quantity text changes and the frame that shows them.
     await page.evaluate(() => {
       const now = () => performance.timeOrigin + performance.now();
       const state = {
@@ -395,9 +419,23 @@ async function run(): Promise<void> {
         startedAt: now(),
       };
       (window as unknown as { __uiBench: typeof state }).__uiBench = state;
+      // Paint time: the first moment after a rendering update that follows the change. Each frame's
+      // rAF callback posts a message; its task runs once that frame's rendering update (style, layout,
+      // paint) is done, so every change made before it, in a task or in a rAF callback of the same
+      // frame, is in that frame.
+      const bookElements = [...document.querySelectorAll<HTMLElement>('.workspace-book .order-book')];
+      const last = new Map<string, string>();
+      let pending: Array<[string, string, number]> = [];
+      const afterRendering = new MessageChannel();
+      afterRendering.port1.onmessage = () => {
+        if (pending.length === 0) return;
+        const painted = now();
+        for (const [assetId, qty, mutated] of pending) state.seen.push([assetId, qty, mutated, painted]);
+        pending = [];
+      };
       const frame = () => {
-        if (!state.running) return;
-        state.frames++;
+        if (state.running) state.frames++;
+        afterRendering.port2.postMessage(null);
         requestAnimationFrame(frame);
       };
       requestAnimationFrame(frame);
@@ -408,10 +446,6 @@ async function run(): Promise<void> {
           state.longest = Math.max(state.longest, entry.duration);
         }
       }).observe({ type: 'longtask' });
-      const bookElements = [...document.querySelectorAll<HTMLElement>('.workspace-book .order-book')];
-      const last = new Map<string, string>();
-      let pending: Array<[string, string, number]> = [];
-      let frameAsked = false;
       const read = () => {
         const at = now();
         for (const element of bookElements) {
@@ -421,15 +455,6 @@ async function run(): Promise<void> {
             last.set(assetId, qty);
             pending.push([assetId, qty, at]);
           }
-        }
-        if (pending.length > 0 && !frameAsked) {
-          frameAsked = true;
-          requestAnimationFrame(() => {
-            const painted = now();
-            for (const [assetId, qty, mutated] of pending) state.seen.push([assetId, qty, mutated, painted]);
-            pending = [];
-            frameAsked = false;
-          });
         }
       };
       read();
@@ -500,9 +525,13 @@ async function run(): Promise<void> {
       if (remove) levels.delete(price);
       else levels.set(price, { price, qty, orders });
       changes.push({ side, price, qty, orders });
-      book.seq++;
       const at = epochNow();
       book.publishedAt.push(at);
+      if (deltaPath === 'server') {
+        t.server.marketData.onEvents(changes.map((change) => ({ type: 'level' as const, assetId: book.assetId, way: change.side, price: change.price, qty: change.qty, orders: change.orders })));
+        return;
+      }
+      book.seq++;
       t.server.gateway.publish(destinations.book(book.assetId), { type: 'delta', assetId: book.assetId, seq: book.seq, changes, at: new Date(at).toISOString() });
     }
 
