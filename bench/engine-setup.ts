@@ -1,7 +1,8 @@
-/** Engine set-up and command list of the engine benchmark (shared by bench/engine.bench.ts). */
+/** Engine set-up, command list and reference operations of the engine benchmark (bench/engine.bench.ts, engine-profile.ts). */
+import { OrderBook, Side } from 'nodejs-order-book';
 import type { Engine } from '../server/engine/engine.ts';
 import type { EngineCommand } from '../server/engine/types.ts';
-import { OP_CANCEL, OP_LIMIT, type EngineStream } from './engine-stream.ts';
+import { OP_CANCEL, OP_LIMIT, OP_MARKET, type EngineStream } from './engine-stream.ts';
 
 const CLIENTS_PER_SIDE = 50;
 const T0 = Date.UTC(2026, 10, 23, 8, 0, 0);
@@ -75,3 +76,31 @@ export function buildCommands(s: EngineStream): EngineCommand[] {
   return out;
 }
 
+
+/** The same stream as nodejs-order-book operations (ids as strings, as that library takes them). */
+export type RefOp = { k: 0; o: { side: Side; id: string; size: number; price: number } } | { k: 1; o: { side: Side; size: number } } | { k: 2; id: string };
+
+export function buildReference(s: EngineStream): RefOp[] {
+  const out: RefOp[] = new Array(s.length);
+  for (let i = 0; i < s.length; i++) {
+    const side = s.side[i] === 0 ? Side.BUY : Side.SELL;
+    if (s.kind[i] === OP_LIMIT) out[i] = { k: 0, o: { side, id: String(s.id[i]), size: s.qty[i]!, price: s.price[i]! } };
+    else if (s.kind[i] === OP_MARKET) out[i] = { k: 1, o: { side, size: s.qty[i]! } };
+    else out[i] = { k: 2, id: String(s.id[i]) };
+  }
+  return out;
+}
+
+/** Feeds the first `n` operations to a new nodejs-order-book. */
+export function runReference(ops: RefOp[], n: number): { book: OrderBook; ms: number } {
+  const book = new OrderBook();
+  const t = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) {
+    const op = ops[i]!;
+    if (op.k === 0) book.limit(op.o);
+    else if (op.k === 1) book.market(op.o);
+    else book.cancel(op.id);
+  }
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  return { book, ms };
+}

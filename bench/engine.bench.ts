@@ -9,32 +9,20 @@
  * ours, ...) after a warm-up on a prefix, so that a noisy neighbour on the machine hurts both alike;
  * latency is taken from the better (lower p99) of two separate per-operation passes.
  *
- * Usage: tsx bench/engine.bench.ts [ops=1000000] [seed=20240601] [runs=3]
+ * Usage: npm run bench:engine [-- ops=1000000 seed=20240601 runs=3], i.e.
+ * tsx --max-semi-space-size=64 bench/engine.bench.ts [ops] [seed] [runs] (the server's V8 flag: docs/engine.md).
  */
 import { createHash } from 'node:crypto';
-import { OrderBook, Side } from 'nodejs-order-book';
+import type { OrderBook } from 'nodejs-order-book';
 import { Engine } from '../server/engine/engine.ts';
 import type { EngineCommand } from '../server/engine/types.ts';
 import { validateInternalState } from '../server/engine/validate.ts';
-import { ASSET, buildCommands, configure } from './engine-setup.ts';
+import { ASSET, buildCommands, buildReference, configure, runReference } from './engine-setup.ts';
 import { OP_CANCEL, OP_LIMIT, OP_MARKET, generateStream, type EngineStream } from './engine-stream.ts';
 
 const OPS = Number(process.argv[2] ?? 1_000_000);
 const SEED = Number(process.argv[3] ?? 20240601);
 const RUNS = Math.max(1, Number(process.argv[4] ?? 3));
-type RefOp = { k: 0; o: { side: Side; id: string; size: number; price: number } } | { k: 1; o: { side: Side; size: number } } | { k: 2; id: string };
-
-function buildReference(s: EngineStream): RefOp[] {
-  const out: RefOp[] = new Array(s.length);
-  for (let i = 0; i < s.length; i++) {
-    const side = s.side[i] === 0 ? Side.BUY : Side.SELL;
-    if (s.kind[i] === OP_LIMIT) out[i] = { k: 0, o: { side, id: String(s.id[i]), size: s.qty[i]!, price: s.price[i]! } };
-    else if (s.kind[i] === OP_MARKET) out[i] = { k: 1, o: { side, size: s.qty[i]! } };
-    else out[i] = { k: 2, id: String(s.id[i]) };
-  }
-  return out;
-}
-
 function runOurs(commands: EngineCommand[], n: number): { engine: Engine; ms: number; refused: number } {
   const engine = new Engine();
   configure(engine);
@@ -43,19 +31,6 @@ function runOurs(commands: EngineCommand[], n: number): { engine: Engine; ms: nu
   for (let i = 0; i < n; i++) if (engine.execute(commands[i]!).result !== 'OK') refused++;
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   return { engine, ms, refused };
-}
-
-function runReference(ops: RefOp[], n: number): { book: OrderBook; ms: number } {
-  const book = new OrderBook();
-  const t = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) {
-    const op = ops[i]!;
-    if (op.k === 0) book.limit(op.o);
-    else if (op.k === 1) book.market(op.o);
-    else book.cancel(op.id);
-  }
-  const ms = Number(process.hrtime.bigint() - t) / 1e6;
-  return { book, ms };
 }
 
 /** Per-operation latency of our engine, and a check that every order got the id the stream predicted. */
@@ -104,12 +79,18 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/** The V8 flags this process runs with (package.json gives the server and this bench the same). */
+function v8Flags(): string {
+  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].filter((f) => /^--(max|min|single|no-|turbo)/.test(f));
+  return flags.length === 0 ? 'none (npm run bench:engine adds --max-semi-space-size=64, as the server has)' : flags.join(' ');
+}
+
 function main(): void {
   const tg = Date.now();
   const stream = generateStream(OPS, SEED);
   const commands = buildCommands(stream);
   const refOps = buildReference(stream);
-  console.log(`stream: ${OPS} ops (seed ${SEED}) generated in ${Date.now() - tg} ms`);
+  console.log(`stream: ${OPS} ops (seed ${SEED}) generated in ${Date.now() - tg} ms; node ${process.version}, V8 flags: ${v8Flags()}`);
   console.log(
     `  passive ${stream.stats.passive}, cancels ${stream.stats.cancels}, aggressive limits ${stream.stats.aggressiveLimits}, market ${stream.stats.markets}; ` +
       `resting orders avg ${stream.stats.avgResting} (max ${stream.stats.maxResting}, end ${stream.stats.endResting}), levels per side avg ${stream.stats.avgLevelsPerSide}`,

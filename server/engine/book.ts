@@ -6,7 +6,7 @@
  */
 import type { ExecutionType, OrderStatus, ValidityType, Way } from '../../protocol/enums.ts';
 import type { OrderFields, ProductInfo } from './events.ts';
-import type { ClientState, ResolvedRules } from './state.ts';
+import type { AssetState, ClientState, ResolvedRules } from './state.ts';
 
 export const BID = 0;
 export const ASK = 1;
@@ -16,6 +16,8 @@ export type SideIndex = 0 | 1;
 export class ClientAssetState {
   readonly clientCode: string;
   readonly assetId: string;
+  /** The asset (its state object lives as long as the engine), so order commands need no lookup by id. */
+  readonly asset: AssetState;
   readonly client: ClientState;
   /** Rules of this client on this asset, resolved from both configurations (see state.ts). */
   readonly rules: ResolvedRules;
@@ -31,10 +33,11 @@ export class ClientAssetState {
   /** This session's traded value and trade margin in amount units (the client's share on this asset). */
   tradedAmount = 0;
   tradesMargin = 0;
-  constructor(client: ClientState, assetId: string, rules: ResolvedRules) {
+  constructor(client: ClientState, asset: AssetState, rules: ResolvedRules) {
     this.clientCode = client.clientCode;
     this.client = client;
-    this.assetId = assetId;
+    this.asset = asset;
+    this.assetId = asset.assetId;
     this.rules = rules;
   }
 }

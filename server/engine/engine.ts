@@ -57,8 +57,6 @@ function contractsOf(a: AssetState, qty: number): number {
   return a.contractQty === 1 ? qty : Math.ceil(qty / a.contractQty);
 }
 
-/** Initial size of a command's event array (trimmed to the events emitted). */
-const EVENTS_CAPACITY = 8;
 const NO_EVENTS: EngineEvent[] = [];
 
 function isPositiveInt(v: unknown): v is number {
@@ -91,9 +89,8 @@ export class Engine {
   /** Bumped on every configuration change; cached client/asset rules recompute when stale. */
   private epoch = 0;
   private now = 0;
-  /** Events of the current command (reused buffer; each result gets an exact-size copy). */
+  /** Events of the current command: a new array per command that becomes the result's `events`. */
   private events: EngineEvent[] = [];
-  private eventCount = 0;
   private resultOrderId: number | undefined = undefined;
   private commandCount = 0;
 
@@ -103,10 +100,9 @@ export class Engine {
 
   execute(command: EngineCommand): EngineResult {
     if (command === null || typeof command !== 'object') return refuse(apiError('REQUEST_INVALID', { field: 'command', issue: 'notAnObject' }));
-    // A fresh (young) scratch array per command: storing young events into a long-lived buffer
-    // would take the write barrier's slow path for every event.
-    this.events = new Array<EngineEvent>(EVENTS_CAPACITY);
-    this.eventCount = 0;
+    // A fresh (young) array per command, handed out as the result's events: storing young events
+    // into a long-lived buffer would take the write barrier's slow path for every event.
+    this.events = [];
     this.resultOrderId = undefined;
     this.hintQty = -1;
     this.commandCount++;
@@ -346,7 +342,7 @@ export class Engine {
     const at = c.at;
     const o = this.liveOrder(c.orderId, at);
     if (o === undefined) return refuse(apiError('ORDER_NOT_FOUND', { orderId: c.orderId }));
-    const a = this.assets.get(o.assetId)!;
+    const a = o.cas.asset;
     const phase = a.phase;
     if (phase !== 'trading' && phase !== 'opening' && phase !== 'closing') return this.phaseRefusal(phase);
     if (!a.tradingActive) return refuse(apiError('ORDER_TRADING_DEACTIVATED', { assetId: a.assetId }));
@@ -469,7 +465,7 @@ export class Engine {
   private cancelOrder(c: OrderRefCommand): Refusal | null {
     const o = this.liveOrder(c.orderId, c.at);
     if (o === undefined) return refuse(apiError('ORDER_NOT_FOUND', { orderId: c.orderId }));
-    const a = this.assets.get(o.assetId)!;
+    const a = o.cas.asset;
     const r = this.checkRemoval(a, o, c.actor?.agencyId);
     if (r !== null) return r;
     this.resultOrderId = o.id;
@@ -480,7 +476,7 @@ export class Engine {
   private suspendOrder(c: OrderRefCommand): Refusal | null {
     const o = this.liveOrder(c.orderId, c.at);
     if (o === undefined) return refuse(apiError('ORDER_NOT_FOUND', { orderId: c.orderId }));
-    const a = this.assets.get(o.assetId)!;
+    const a = o.cas.asset;
     const r = this.checkRemoval(a, o, c.actor?.agencyId);
     if (r !== null) return r;
     if (o.suspended) return refuse(apiError('ORDER_STATE_INVALID', { orderId: o.id, status: 'suspended' }));
@@ -496,7 +492,7 @@ export class Engine {
     const at = c.at;
     const o = this.liveOrder(c.orderId, at);
     if (o === undefined) return refuse(apiError('ORDER_NOT_FOUND', { orderId: c.orderId }));
-    const a = this.assets.get(o.assetId)!;
+    const a = o.cas.asset;
     const phase = a.phase;
     if (phase !== 'trading' && phase !== 'opening') return this.phaseRefusal(phase);
     if (!a.tradingActive) return refuse(apiError('ORDER_TRADING_DEACTIVATED', { assetId: a.assetId }));
@@ -1089,7 +1085,7 @@ export class Engine {
         const id = this.expiries.peekId()!;
         this.expiries.pop();
         const o = this.orders.get(id);
-        if (o !== undefined && o.expiresAt === t) this.finish(this.assets.get(o.assetId)!, o, 'expired', t, 'expired');
+        if (o !== undefined && o.expiresAt === t) this.finish(o.cas.asset, o, 'expired', t, 'expired');
       } else if (kind === 2) {
         this.endDeltaT(dueAsset!, dueAsset!.deltaT!.endsAt);
       } else {
@@ -1183,7 +1179,7 @@ export class Engine {
   private clientAsset(a: AssetState, client: ClientState): ClientAssetState {
     let cas = client.lastAsset === a ? client.lastCas : a.clients.get(client.clientCode);
     if (cas === undefined || cas === null) {
-      cas = new ClientAssetState(client, a.assetId, new ResolvedRules());
+      cas = new ClientAssetState(client, a, new ResolvedRules());
       a.clients.set(client.clientCode, cas);
     }
     client.lastAsset = a;
@@ -1206,24 +1202,12 @@ export class Engine {
   }
 
   private emit(event: EngineEvent): void {
-    const n = this.eventCount;
-    let events = this.events;
-    if (n === events.length) {
-      // rare: more events than the scratch array holds (big sweeps, phase changes)
-      const bigger = new Array<EngineEvent>(n * 2);
-      for (let i = 0; i < n; i++) bigger[i] = events[i]!;
-      this.events = events = bigger;
-    }
-    events[n] = event;
-    this.eventCount = n + 1;
+    this.events.push(event);
   }
 
-  /** The command's events as an exact-size array. */
+  /** The command's events (the array itself: no copy). */
   private takeEvents(): EngineEvent[] {
-    const n = this.eventCount;
-    const scratch = this.events;
-    const events = new Array<EngineEvent>(n);
-    for (let i = 0; i < n; i++) events[i] = scratch[i]!;
+    const events = this.events;
     this.events = NO_EVENTS;
     return events;
   }
@@ -1271,9 +1255,14 @@ export class Engine {
     return this.commandCount;
   }
 
-  getOrder(orderId: number): OrderView | undefined {
+  /**
+   * A live order. Its queue `position` costs a walk to the head of its level; callers that only need
+   * the order's data (ownership checks) pass `{ position: false }` and get `position: null`.
+   */
+  getOrder(orderId: number, options?: { position?: boolean }): OrderView | undefined {
     const o = this.orders.get(orderId);
-    return o === undefined ? undefined : this.viewWithPosition(o);
+    if (o === undefined) return undefined;
+    return options?.position === false ? buildOrderView(o, null) : this.viewWithPosition(o);
   }
 
   private viewWithPosition(o: OrderState): OrderView {

@@ -58,7 +58,7 @@ export function buildOrderView(f: OrderFields, position: number | null): OrderVi
     brokerId: f.brokerId,
     way: f.way,
     qty,
-    noCnt: Math.ceil(qty / p.contractQty),
+    noCnt: p.contractQty === 1 ? qty : Math.ceil(qty / p.contractQty),
     price: f.market ? null : f.price,
     sessionDate: p.sessionDate,
     tradedQty: f.tradedQty,

@@ -321,7 +321,7 @@ export function importEngineState(s: SnapshotAccess, snapshot: EngineSnapshot): 
     a.initiatorPlaced = as.initiatorPlaced;
     for (const cs of as.clients) {
       const client = need(s.clients.get(cs.clientCode), `client ${cs.clientCode}`);
-      const cas = new ClientAssetState(client, a.assetId, Object.assign(new ResolvedRules(), cs.rules));
+      const cas = new ClientAssetState(client, a, Object.assign(new ResolvedRules(), cs.rules));
       cas.tradedQty = [cs.tradedQty[0], cs.tradedQty[1]];
       cas.tradedValue = cs.tradedValue;
       cas.tradedTotalQty = cs.tradedTotalQty;

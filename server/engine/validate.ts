@@ -108,7 +108,7 @@ export function validateInternalState(engine: Engine): string[] {
 
   for (const [id, o] of s.orders) {
     if (o.id !== id) fail(`order map key ${id} holds order ${o.id}`);
-    if (o.product.assetId !== o.assetId || o.cas.clientCode !== o.clientCode) fail(`order ${id}: product or client record does not match`);
+    if (o.product.assetId !== o.assetId || o.cas.clientCode !== o.clientCode || o.cas.asset !== s.assets.get(o.assetId)) fail(`order ${id}: product or client record does not match`);
     if (!o.live) fail(`order ${id}: finished but still live`);
     if (o.id >= s.counters.nextOrderId) fail(`order ${id}: id from the future`);
     if (o.resting) {

@@ -516,6 +516,27 @@ describe('determinism', () => {
     expect(json.find((e) => e.type === 'trade')!.transaction!.price).toBe(1_000);
   });
 
+  it('each result owns its events: later commands neither reuse nor change them', () => {
+    const h = harness();
+    const first = h.add({ assetId: ASSET, clientCode: 'C2', way: 'ask', price: 1_000, qty: 4 });
+    const before = JSON.stringify(first.events);
+    expect(first.events.map((e) => e.type)).toEqual(['order', 'level']);
+    const second = h.add({ assetId: ASSET, clientCode: 'C1', way: 'bid', price: 1_000, qty: 4 });
+    expect(second.events).not.toBe(first.events);
+    expect(second.events.length).toBeGreaterThan(2);
+    expect(h.cancel(first.orderId!).result).toBe('ORDER_NOT_FOUND');
+    expect(JSON.stringify(first.events)).toBe(before);
+  });
+
+  it('getOrder without the queue position gives the same order with position null', () => {
+    const h = harness();
+    h.place('bid', 1_000, 10, 'C1');
+    const o2 = h.place('bid', 1_000, 7, 'C3');
+    expect(h.engine.getOrder(o2)).toMatchObject({ orderId: o2, position: 2 });
+    expect(h.engine.getOrder(o2, { position: false })).toEqual({ ...h.engine.getOrder(o2), position: null });
+    expect(h.engine.getOrder(999, { position: false })).toBeUndefined();
+  });
+
   it('unknown commands and bad times are refused without a crash', () => {
     const e = new Engine();
     expect(e.execute({ type: 'nope', at: T0 } as never).result).toBe('REQUEST_INVALID');
