@@ -1,27 +1,20 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/test-server.ts';
-import { alignClock, builtClientDir, newPage, settle, signIn } from './app.ts';
-import { launchChromium, screenshot } from './browser.ts';
+import type { TestServer } from '../helpers/test-server.ts';
+import { appUrl, newPage, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
+import { screenshot } from './browser.ts';
 
 let t: TestServer;
 let browser: Browser;
-beforeAll(async () => {
-  t = await startTestServer({ clientDir: builtClientDir });
-  alignClock(t);
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.server.close();
-});
+beforeAll(async () => ({ t, browser } = await startAppAndBrowser()));
+afterAll(() => stopAppAndBrowser(t, browser));
 
 const words = {
   en: { limits: 'Financial limits', positions: 'Positions', clients: 'Client accounts', glance: 'Limits at a glance', noTrades: 'No trades in this session.' },
   ro: { limits: 'Limite financiare', positions: 'Poziții', clients: 'Conturi de client', glance: 'Limite pe scurt', noTrades: 'Nicio tranzacție în această sesiune.' },
 } as const;
 
-const url = (locale: 'ro' | 'en', path: string) => `${t.server.url}${locale === 'en' ? 'en/' : ''}${path}`;
+const url = (locale: 'ro' | 'en', path: string) => appUrl(t, locale, path);
 const plain = (text: string | null) => (text ?? '').replace(/[\u00a0\u202f]/g, ' ').trim();
 const money = (locale: 'ro' | 'en', minor: number) => plain(new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(minor / 100));
 

@@ -1,5 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { demoUser, type TestServer } from '../helpers/test-server.ts';
+import type { ExchangeServerOptions } from '../../server/exchange-server.ts';
+import { demoUser, startTestServer, type TestServer } from '../helpers/test-server.ts';
+import { launchChromium } from './browser.ts';
 
 /** The built app the e2e server serves; E2E_CLIENT_DIR lets a build land elsewhere (parallel work). */
 export const builtClientDir = process.env.E2E_CLIENT_DIR ?? 'dist/client';
@@ -55,4 +57,21 @@ export async function settle(page: Page): Promise<void> {
 /** The server's clock follows real time (TOTP codes and token expiry depend on it). */
 export function alignClock(t: TestServer): void {
   t.clock.advance(Date.now() - t.clock.now());
+}
+
+/** The built app on a real server whose clock follows real time, and Debian's Chromium: one of each per test file. */
+export async function startAppAndBrowser(options: Partial<ExchangeServerOptions> = {}, clockAt?: number): Promise<{ t: TestServer; browser: Browser }> {
+  const t = await startTestServer({ clientDir: builtClientDir, ...options }, clockAt);
+  alignClock(t);
+  return { t, browser: await launchChromium() };
+}
+
+export async function stopAppAndBrowser(t: TestServer | undefined, browser: Browser | undefined): Promise<void> {
+  await browser?.close();
+  await t?.server.close();
+}
+
+/** A page of the app in a language: `path` without the /en prefix. */
+export function appUrl(t: TestServer, locale: 'ro' | 'en', path: string): string {
+  return `${t.server.url}${locale === 'en' ? 'en/' : ''}${path}`;
 }

@@ -1,8 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/test-server.ts';
-import { alignClock, builtClientDir, newPage, settle, signIn } from './app.ts';
-import { launchChromium, screenshot } from './browser.ts';
+import type { TestServer } from '../helpers/test-server.ts';
+import { appUrl, newPage, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
+import { screenshot } from './browser.ts';
 
 let t: TestServer;
 let browser: Browser;
@@ -10,17 +10,12 @@ let broker1: string;
 let broker2: string;
 let admin: string;
 beforeAll(async () => {
-  t = await startTestServer({ clientDir: builtClientDir });
-  alignClock(t);
+  ({ t, browser } = await startAppAndBrowser());
   broker1 = await t.login('broker1');
   broker2 = await t.login('broker2');
   admin = await t.login('admin');
-  browser = await launchChromium();
 });
-afterAll(async () => {
-  await browser?.close();
-  await t?.server.close();
-});
+afterAll(() => stopAppAndBrowser(t, browser));
 
 const words = {
   en: {
@@ -61,7 +56,7 @@ const words = {
   },
 } as const;
 
-const url = (locale: 'ro' | 'en', path: string) => `${t.server.url}${locale === 'en' ? 'en/' : ''}${path}`;
+const url = (locale: 'ro' | 'en', path: string) => appUrl(t, locale, path);
 let keySeq = 0;
 async function place(token: string, order: Record<string, unknown>): Promise<string> {
   const result = await t.post('/orders', { idempotencyKey: `e2e-orders-${String(++keySeq).padStart(4, '0')}`, validityType: 'day', ...order }, token);

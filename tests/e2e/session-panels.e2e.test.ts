@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionTimetables, type SessionTimetables } from '../../server/trading/engine-setup.ts';
-import { startTestServer, type TestServer } from '../helpers/test-server.ts';
-import { alignClock, builtClientDir, newPage, settle, signIn } from './app.ts';
-import { launchChromium, screenshot } from './browser.ts';
+import type { TestServer } from '../helpers/test-server.ts';
+import { appUrl, newPage, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
+import { screenshot } from './browser.ts';
 
 let t: TestServer;
 let browser: Browser;
@@ -14,19 +14,14 @@ beforeAll(async () => {
   const timetable = [{ time: closing, phase: 'closing' as const }];
   const timetables = Object.fromEntries(Object.keys(sessionTimetables).map((kind) => [kind, timetable])) as unknown as SessionTimetables;
   // The clock starts at real time, so the schedule starts today and nothing past is applied at once.
-  t = await startTestServer({ clientDir: builtClientDir, timetables }, Date.now());
-  alignClock(t);
-  browser = await launchChromium();
+  ({ t, browser } = await startAppAndBrowser({ timetables }, Date.now()));
 });
-afterAll(async () => {
-  await browser?.close();
-  await t?.server.close();
-});
+afterAll(() => stopAppAndBrowser(t, browser));
 
 // A delta-T asset (30 s periods) of the GAS-CCP market.
 const asset = 'GCCP-M-2027-01';
 const assetPath = `trading/market/GAS-CCP/assets/${asset}`;
-const url = (locale: 'ro' | 'en', path: string) => `${t.server.url}${locale === 'en' ? 'en/' : ''}${path}`;
+const url = (locale: 'ro' | 'en', path: string) => appUrl(t, locale, path);
 const countdown = /^\d{2}:\d{2}(:\d{2})?$/;
 
 const words = {

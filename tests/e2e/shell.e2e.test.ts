@@ -1,20 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/test-server.ts';
-import { alignClock, builtClientDir, newPage, settle, signIn } from './app.ts';
-import { launchChromium, screenshot } from './browser.ts';
+import type { TestServer } from '../helpers/test-server.ts';
+import { newPage, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
+import { screenshot } from './browser.ts';
 
 let t: TestServer;
 let browser: Browser;
-beforeAll(async () => {
-  t = await startTestServer({ clientDir: builtClientDir });
-  alignClock(t);
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.server.close();
-});
+beforeAll(async () => ({ t, browser } = await startAppAndBrowser()));
+afterAll(() => stopAppAndBrowser(t, browser));
 
 const theme = (page: Page) => page.getAttribute('html', 'data-theme');
 const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);

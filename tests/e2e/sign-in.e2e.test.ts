@@ -1,22 +1,15 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoUser, startTestServer, type TestServer } from '../helpers/test-server.ts';
-import { alignClock, builtClientDir, fillLogin, newPage, settle, signIn } from './app.ts';
-import { launchChromium, screenshot } from './browser.ts';
+import { fillLogin, newPage, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
+import { screenshot } from './browser.ts';
 
 // The built app (dist/client) served by the real server; the server's clock is the test's, near real time.
 // One server for the file (starting one takes seconds): expired1's reset works once per server start.
 let t: TestServer;
 let browser: Browser;
-beforeAll(async () => {
-  t = await startTestServer({ clientDir: builtClientDir });
-  alignClock(t);
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.server.close();
-});
+beforeAll(async () => ({ t, browser } = await startAppAndBrowser()));
+afterAll(() => stopAppAndBrowser(t, browser));
 
 describe('sign-in in Chromium', () => {
   it('signs a demo user in with a verification code, in English', async () => {
