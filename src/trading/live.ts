@@ -6,6 +6,7 @@ import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { map, of, scan, share, shareReplay, startWith, type Observable } from 'rxjs';
 import type { MarketWatchRow, Order, OrderUpdate, OwnBest, SessionStats, Trade, Transaction } from '../../protocol/market-data.ts';
 import { book$, coalesceBookToFrame, emptyBook, type BookView } from '../../streams/book.ts';
+import { coalesceToFrame } from '../../streams/frame.ts';
 import type { Connection } from '../../streams/connection.ts';
 import { foldMarketWatch, marketWatch$, myTrades$, ownBest$, sessionStats$, trades$ } from '../../streams/market-data.ts';
 import { foldOrders, myOrders$ } from '../../streams/orders.ts';
@@ -97,7 +98,8 @@ export function sharedOwnBest(connection: Connection): Observable<ReadonlyMap<st
 
 export function sharedMarketWatch(connection: Connection, marketId: string): Observable<readonly MarketWatchRow[]> {
   return shared(connection, `mw:${marketId}`, () =>
-    foldMarketWatch(marketWatch$(connection, marketId)).pipe(startWith([] as readonly MarketWatchRow[]), replayLatest()),
+    // One row a message, a message per asset every conflation window: fold them, then show at most one table a frame.
+    foldMarketWatch(marketWatch$(connection, marketId)).pipe(coalesceToFrame(), startWith([] as readonly MarketWatchRow[]), replayLatest()),
   );
 }
 
