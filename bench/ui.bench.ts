@@ -355,6 +355,14 @@ async function run(): Promise<void> {
     }
     let snapshotsServed = 0;
     const original = t.server.marketData.snapshot.bind(t.server.marketData);
+    // When the server sent each book's deltas: the part of a delay spent in the conflation window.
+    const sentAt = new Map<string, number[]>();
+    const publish = t.server.gateway.publish.bind(t.server.gateway);
+    t.server.gateway.publish = ((destination: string, body: unknown, ...rest: unknown[]) => {
+      const book = books.get(destination.startsWith('/topic/book.') ? destination.slice('/topic/book.'.length) : '');
+      if (book) sentAt.set(book.assetId, [...(sentAt.get(book.assetId) ?? []), epochNow()]);
+      return (publish as (...args: unknown[]) => unknown)(destination, body, ...rest);
+    }) as typeof t.server.gateway.publish;
     if (deltaPath === 'server') {
       // The starting levels enter like any others; the publisher's own snapshots then serve them.
       for (const book of books.values()) {
@@ -567,8 +575,11 @@ async function run(): Promise<void> {
     const allDelays: number[] = [];
     const viewDelays: number[] = [];
     const shownDelays: number[] = [];
+    const serverWaits: number[] = [];
     let unpainted = 0;
     for (const book of order) {
+      const sends = sentAt.get(book.assetId) ?? [];
+      let j = 0;
       const painted = result.seen
         .filter(([assetId]) => assetId === book.assetId)
         .map(([, text, , paintedAt]) => ({ counter: Number(text.replace(/\D/g, '')), paintedAt }))
@@ -587,11 +598,16 @@ async function run(): Promise<void> {
           continue;
         }
         allDelays.push(painted[i]!.paintedAt - book.publishedAt[k]!);
-        if (inView.has(book.assetId)) viewDelays.push(painted[i]!.paintedAt - book.publishedAt[k]!);
+        if (inView.has(book.assetId)) {
+          viewDelays.push(painted[i]!.paintedAt - book.publishedAt[k]!);
+          while (j < sends.length && sends[j]! < book.publishedAt[k]!) j++;
+          if (j < sends.length) serverWaits.push(sends[j]! - book.publishedAt[k]!);
+        }
       }
     }
     allDelays.sort((a, b) => a - b);
     viewDelays.sort((a, b) => a - b);
+    serverWaits.sort((a, b) => a - b);
     shownDelays.sort((a, b) => a - b);
     const fps = Math.round(load.frames / load.seconds);
     const longest = Math.round(load.longest);
@@ -606,6 +622,7 @@ async function run(): Promise<void> {
     console.log(
       `delay publication -> paint, every delta of the ${inView.size} books in view: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${(viewDelays.at(-1) ?? 0).toFixed(1)} ms (n=${viewDelays.length}; target p99 < 50)`,
     );
+    console.log(`  of which publication -> sent by the server (the conflation window): p50 ${percentile(serverWaits, 50).toFixed(1)} ms, p99 ${percentile(serverWaits, 99).toFixed(1)} ms`);
     console.log(
       `delay publication -> DOM, every delta of all ${order.length} books (off-screen books are redrawn every 1-2 s, offscreenRefreshMs): p50 ${percentile(allDelays, 50).toFixed(1)} ms, p99 ${percentile(allDelays, 99).toFixed(1)} ms`,
     );
