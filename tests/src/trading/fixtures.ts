@@ -1,4 +1,4 @@
-import type { Order } from '../../../protocol/market-data.ts';
+import type { Order, Transaction } from '../../../protocol/market-data.ts';
 import type { AssetSpecification } from '../../../protocol/reference.ts';
 import { emptyBook, type BookView } from '../../../streams/book.ts';
 
@@ -58,6 +58,32 @@ export function order(partial: Partial<Order> = {}): Order {
     lastModifiedAt: '2026-11-22T10:00:00.000Z',
     expiresAt: null,
     position: 1,
+    ...partial,
+  };
+}
+
+/** RO-TERMO bought 5.0 MWh of GSPOT-DA from RO-HIDRO at 151.00 (order O-2 hit O-1). */
+export function transaction(partial: Partial<Transaction> = {}): Transaction {
+  return {
+    transactionId: 'T-1',
+    assetId: asset.id,
+    price: 15100,
+    qty: 50,
+    noCnt: 50,
+    aggressor: 'bid',
+    txDate: '2026-11-22',
+    timestamp: '2026-11-22T10:00:00.000Z',
+    buyer: 'RO-TERMO',
+    seller: 'RO-HIDRO',
+    buyOrderId: 'O-2',
+    sellOrderId: 'O-1',
+    marginsExposureActive: false,
+    externalTransactionId: null,
+    gasfwTransactionId: null,
+    transferTimestamp: null,
+    parentTransactionId: null,
+    grandParentTransactionId: null,
+    splitTimestamp: null,
     ...partial,
   };
 }

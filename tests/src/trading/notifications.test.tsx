@@ -7,31 +7,11 @@ import type { Notification, OrderUpdate, Transaction } from '../../../protocol/m
 import { messagesFor } from '../../../src/i18n/messages/index.ts';
 import { notificationToasts, REPLAY_WINDOW_MS, ToastRegion } from '../../../src/trading/TradingDesk.tsx';
 import { WithIntl } from '../components/intl.tsx';
-import { asset, order } from './fixtures.ts';
+import { asset, order, transaction as tradeFixture } from './fixtures.ts';
 
 afterEach(cleanup);
 
-const transaction: Transaction = {
-  transactionId: 'T-1',
-  assetId: asset.id,
-  price: 15100,
-  qty: 50,
-  noCnt: 50,
-  aggressor: 'bid',
-  txDate: '2026-11-22',
-  timestamp: '2026-11-22T10:00:00.000Z',
-  buyer: 'RO-TERMO',
-  seller: 'RO-HIDRO',
-  buyOrderId: 'O-2',
-  sellOrderId: 'O-1',
-  marginsExposureActive: false,
-  externalTransactionId: null,
-  gasfwTransactionId: null,
-  transferTimestamp: null,
-  parentTransactionId: null,
-  grandParentTransactionId: null,
-  splitTimestamp: null,
-};
+const transaction = tradeFixture();
 
 function setup(locale: 'en' | 'ro' = 'en') {
   let clock = 1_000_000;

@@ -5,34 +5,13 @@ import type { Transaction } from '../../../../protocol/market-data.ts';
 import { summarizeTrades, weightedAverage } from '../../../../src/trading/session/trades-summary.ts';
 import { TradesSummaryView } from '../../../../src/trading/session/TradesSummary.tsx';
 import { WithIntl } from '../../components/intl.tsx';
-import { asset } from '../fixtures.ts';
+import { asset, transaction } from '../fixtures.ts';
 
 afterEach(cleanup);
 
 let nextId = 1;
 function trade(buyer: string, seller: string, price: number, qty: number, partial: Partial<Transaction> = {}): Transaction {
-  return {
-    transactionId: `T-${nextId++}`,
-    assetId: asset.id,
-    price,
-    qty,
-    noCnt: qty,
-    aggressor: 'bid',
-    txDate: '2026-11-22',
-    timestamp: '2026-11-22T10:00:00.000Z',
-    buyer,
-    seller,
-    buyOrderId: 'O-1',
-    sellOrderId: 'O-2',
-    marginsExposureActive: false,
-    externalTransactionId: null,
-    gasfwTransactionId: null,
-    transferTimestamp: null,
-    parentTransactionId: null,
-    grandParentTransactionId: null,
-    splitTimestamp: null,
-    ...partial,
-  };
+  return transaction({ transactionId: `T-${nextId++}`, buyer, seller, price, qty, noCnt: qty, buyOrderId: 'O-1', sellOrderId: 'O-2', ...partial });
 }
 
 const mine = ['RO-HIDRO', 'RO-TERMO'];
