@@ -3,7 +3,8 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import type { Order } from '../../protocol/market-data.ts';
 import type { AssetSpecification } from '../../protocol/reference.ts';
 import { DataTable, type DataTableColumn } from '../components/DataTable.tsx';
-import { enumLabelKey, orderStatusLabelKey } from '../i18n/enum-labels.ts';
+import { orderStatusColumn } from './orders/order-columns.tsx';
+import { enumLabelKey } from '../i18n/enum-labels.ts';
 import { formatExchangeDateTime, formatMinor } from '../i18n/format.ts';
 import type { OrderTicketRequest } from './OrderDialog.tsx';
 import { isLiveOrder } from './live.ts';
@@ -69,21 +70,7 @@ export function OrdersTable({ orders, assets, assetId, onAction, label }: Orders
       sortValue: (o) => o.validityType,
       cell: (o) => <FormattedMessage id={enumLabelKey('validityType', o.validityType)} />,
     },
-    {
-      id: 'status',
-      header: <FormattedMessage id="orders.status" />,
-      sortValue: (o) => o.status,
-      cell: (o) => (
-        <span className="order-status">
-          <FormattedMessage id={orderStatusLabelKey(o.status)} />
-          {o.suspended && (
-            <span className="badge badge-neutral">
-              <FormattedMessage id="orders.suspended" />
-            </span>
-          )}
-        </span>
-      ),
-    },
+    orderStatusColumn,
     { id: 'updated', header: <FormattedMessage id="orders.updated" />, sortValue: (o) => o.lastModifiedAt, cell: (o) => <span className="small">{formatExchangeDateTime(intl, o.lastModifiedAt)}</span> },
     {
       id: 'actions',

@@ -5,6 +5,7 @@ import type { Order } from '../../../protocol/market-data.ts';
 import type { AssetSpecification, Market } from '../../../protocol/reference.ts';
 import { toApiError } from '../../api/errors.ts';
 import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
+import { orderStatusColumn } from './order-columns.tsx';
 import { enumLabelKey, orderStatusLabelKey } from '../../i18n/enum-labels.ts';
 import { formatApiError } from '../../i18n/format-error.ts';
 import { formatCalendarDate, formatExchangeDateTime, formatMinor } from '../../i18n/format.ts';
@@ -98,21 +99,7 @@ export function OrdersHistory({ markets, assets, clientCodes, initialFilters, ap
       cell: (o) => <span className="mono">{price(o, o.tradedPrice)}</span>,
     },
     { id: 'client', header: <FormattedMessage id="orders.client" />, sortValue: (o) => o.clientCode, cell: (o) => o.clientCode },
-    {
-      id: 'status',
-      header: <FormattedMessage id="orders.status" />,
-      sortValue: (o) => o.status,
-      cell: (o) => (
-        <span className="order-status">
-          <FormattedMessage id={orderStatusLabelKey(o.status)} />
-          {o.suspended && (
-            <span className="badge badge-neutral">
-              <FormattedMessage id="orders.suspended" />
-            </span>
-          )}
-        </span>
-      ),
-    },
+    orderStatusColumn,
     { id: 'session', header: <FormattedMessage id="ordersHistory.sessionDate" />, sortValue: (o) => o.sessionDate, cell: (o) => <span className="small">{formatCalendarDate(intl, o.sessionDate)}</span> },
     { id: 'updated', header: <FormattedMessage id="orders.updated" />, sortValue: (o) => o.lastModifiedAt, cell: (o) => <span className="small">{formatExchangeDateTime(intl, o.lastModifiedAt)}</span> },
     {
