@@ -79,9 +79,15 @@ export async function startBenchServer(name: string, maxSockets: number): Promis
       return result.body.token;
     },
     async stop() {
-      child.kill('SIGTERM');
       agent.destroy();
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The data directory goes only once the server has closed (a snapshot may still be being written).
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+        await exited;
+        clearTimeout(killer);
+      }
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
