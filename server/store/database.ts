@@ -1,7 +1,6 @@
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
-/** The little the server needs from a SQL database; PGlite and PostgreSQL both provide it. */
+/** The little the server needs from a SQL database; PGlite (pglite-thread.ts) and PostgreSQL both provide it. */
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
 }
@@ -13,28 +12,6 @@ export interface Database extends Queryable {
   /** Runs a script of several statements (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
-}
-
-export async function openPglite(dataDir: string | undefined): Promise<Database> {
-  // No dataDir: an in-memory database (tests).
-  const db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
-  return {
-    kind: 'pglite',
-    async query<Row>(sql: string, params: unknown[] = []) {
-      return (await db.query<Row>(sql, params)).rows;
-    },
-    async transaction<T>(work: (tx: Queryable) => Promise<T>) {
-      return db.transaction(async (tx) =>
-        work({ query: async <Row>(sql: string, params: unknown[] = []) => (await tx.query<Row>(sql, params)).rows }),
-      );
-    },
-    async exec(sql: string) {
-      await db.exec(sql);
-    },
-    async close() {
-      await db.close();
-    },
-  };
 }
 
 export async function openPostgres(connectionString: string): Promise<Database> {

@@ -1,6 +1,7 @@
 import { ChatRepository } from './chat.repository.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import { openPglite, openPostgres, type Database } from './database.ts';
+import { openPostgres, type Database } from './database.ts';
+import { openPgliteThread } from './pglite-thread.ts';
 import { migrate } from './migrations.ts';
 import { ReferenceRepository } from './reference.repository.ts';
 import { TradingRepository } from './trading.repository.ts';
@@ -30,7 +31,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   } else {
     if (options.dataDir) unlock = await lockDataDir(options.dataDir);
     try {
-      db = await openPglite(options.dataDir ? `${options.dataDir}/pglite` : undefined);
+      db = await openPgliteThread(options.dataDir ? `${options.dataDir}/pglite` : undefined);
     } catch (error) {
       await unlock?.();
       throw error;
