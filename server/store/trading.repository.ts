@@ -1,6 +1,6 @@
 import type { Order, SessionStats, Transaction } from '../../protocol/index.ts';
 import type { OrderEvent } from '../../protocol/order-history.ts';
-import type { Queryable } from './database.ts';
+import type { Database, Queryable } from './database.ts';
 
 /** One row of order_events: the event and where it sits in the journal. */
 export interface OrderEventRow {
@@ -24,9 +24,38 @@ export interface OrderHistoryFilter {
   limit: number;
 }
 
+/** What the read-model projector writes at once. */
+export interface ProjectionBatch {
+  transactions: Transaction[];
+  orders: Order[];
+  orderEvents: OrderEventRow[];
+  stats: SessionStats[];
+  /** The journal record whose events the batch completes; null leaves the watermark where it is. */
+  watermark: number | null;
+}
+
+/** Rows per statement: bounds each statement's JSON parameter (and its stringify on the caller's thread). */
+const ROWS_PER_STATEMENT = 500;
+
 /** Orders, transactions and statistics as the engine's events left them (read models). */
 export class TradingRepository {
-  constructor(private readonly db: Queryable) {}
+  constructor(private readonly db: Queryable & Partial<Pick<Database, 'transaction'>>) {}
+
+  /**
+   * Writes a batch and its watermark in one transaction: one commit for thousands of rows (the
+   * embedded database pays per commit), and the watermark never ahead of the rows it vouches for.
+   */
+  async writeBatch(batch: ProjectionBatch): Promise<void> {
+    const write = async (repository: TradingRepository) => {
+      for (let start = 0; start < batch.transactions.length; start += ROWS_PER_STATEMENT) await repository.insertTransactions(batch.transactions.slice(start, start + ROWS_PER_STATEMENT));
+      for (let start = 0; start < batch.orders.length; start += ROWS_PER_STATEMENT) await repository.upsertOrders(batch.orders.slice(start, start + ROWS_PER_STATEMENT));
+      for (let start = 0; start < batch.orderEvents.length; start += ROWS_PER_STATEMENT) await repository.insertOrderEvents(batch.orderEvents.slice(start, start + ROWS_PER_STATEMENT));
+      await repository.upsertStats(batch.stats);
+      if (batch.watermark !== null) await repository.setWatermark(batch.watermark);
+    };
+    if (this.db.transaction) await this.db.transaction((tx) => write(new TradingRepository(tx)));
+    else await write(this);
+  }
 
   /** One statement per batch: the projector writes thousands of rows a second. Each order's latest state. */
   async upsertOrders(orders: Order[]): Promise<void> {

@@ -4,14 +4,13 @@ import type { EngineEvent } from '../engine/types.ts';
 import type { OrderEventRow, TradingRepository } from '../store/trading.repository.ts';
 import { orderToWire, statsToWire, transactionToWire } from './wire.ts';
 
-/** Rows per statement: about 5 ms of embedded-database work at a time. */
-const WRITE_SLICE = 150;
-
 /**
  * Keeps the store's orders (each one's latest state), order events, transactions and statistics in
  * step with the engine's events.
  * Writes are batched and run one batch at a time, off the command path: the journal, not the
  * store, is what an acknowledgement waits for; after a crash the replay re-projects everything.
+ * Each batch is one transaction with its watermark (TradingRepository.writeBatch); the database
+ * works on another thread or process (PGlite's worker thread, or PostgreSQL).
  */
 export class ReadModelProjector {
   private orders = new Map<string, Order>();
@@ -26,8 +25,8 @@ export class ReadModelProjector {
 
   /**
    * `batchIntervalMs`: the projector writes at most this often. Embedded PostgreSQL pays per
-   * statement (each commits to its files), so fewer, larger batches keep it off the CPU the
-   * engine and the gateway need.
+   * statement and per commit, so fewer, larger batches leave more of the machine's CPU to the
+   * engine and the gateway.
    */
   constructor(
     private readonly repository: TradingRepository,
@@ -97,27 +96,10 @@ export class ReadModelProjector {
       this.transactions = [];
       this.stats = new Map();
       try {
-        // Embedded PostgreSQL runs on this thread: slices keep each stall of the event loop short, and
-        // a macrotask between them lets waiting requests and journal syncs run (a resolved query's
-        // continuation is a microtask, which would run the next slice before any I/O).
-        for (let start = 0; start < transactions.length; start += WRITE_SLICE) {
-          await this.repository.insertTransactions(transactions.slice(start, start + WRITE_SLICE));
-          await yieldToEventLoop();
-        }
-        for (let start = 0; start < orders.length; start += WRITE_SLICE) {
-          await this.repository.upsertOrders(orders.slice(start, start + WRITE_SLICE));
-          await yieldToEventLoop();
-        }
-        for (let start = 0; start < orderEvents.length; start += WRITE_SLICE) {
-          await this.repository.insertOrderEvents(orderEvents.slice(start, start + WRITE_SLICE));
-          await yieldToEventLoop();
-        }
-        await this.repository.upsertStats(stats);
         // After a failed write the watermark stays where it was, so a restart re-projects the lost rows.
-        if (seq > this.writtenSeq && !this.lastError) {
-          await this.repository.setWatermark(seq);
-          this.writtenSeq = seq;
-        }
+        const watermark = seq > this.writtenSeq && !this.lastError ? seq : null;
+        await this.repository.writeBatch({ transactions, orders, orderEvents, stats, watermark });
+        if (watermark !== null) this.writtenSeq = watermark;
       } catch (error) {
         this.lastError = error as Error;
       }
@@ -125,8 +107,6 @@ export class ReadModelProjector {
     }
   }
 }
-
-const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 function orderEventToWire(event: Extract<EngineEvent, { type: 'order' }>, wire: Order, fills: OrderFill[]): OrderEvent {
   return {
