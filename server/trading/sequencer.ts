@@ -22,11 +22,15 @@ export interface SequencerSnapshot {
   engine: EngineSnapshot;
   /**
    * Idempotency key → result, trimmed to the events a retry needs (the result order's last order
-   * event). A result whose record was still being synced when the snapshot was taken keeps
-   * journalSeq null.
+   * event), and the journaled time it was taken at (absent in snapshots written before keys
+   * expired: the snapshot's engine clock stands in). A result whose record was still being synced
+   * when the snapshot was taken keeps journalSeq null.
    */
-  idempotency?: Array<[string, SequencedResult]>;
+  idempotency?: Array<[string, SequencedResult, number?]>;
 }
+
+/** How long an add's idempotency key is remembered: a trading day and more (a retry comes in seconds). */
+export const DEFAULT_IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 function idempotencyKeyOf(userId: string, key: string): string {
   return `${userId}\u0000${key}`;
@@ -62,6 +66,11 @@ export interface SequencerOptions {
    * leaves them no gap.
    */
   beforeSnapshotWrite?: (seq: number) => Promise<void>;
+  /**
+   * How long an idempotency key is remembered, by the commands' journaled times (default 24 h): a
+   * replay forgets exactly what the live run forgot, and memory and snapshots stay bounded.
+   */
+  idempotencyRetentionMs?: number;
 }
 
 export const DEFAULT_SNAPSHOT_EVERY = 50_000;
@@ -76,8 +85,9 @@ export const DEFAULT_SNAPSHOT_EVERY = 50_000;
  */
 export class Sequencer {
   private readonly listeners: EventListener[] = [];
-  /** Idempotency key → result, for commands on disk (or that changed nothing). */
-  private readonly idempotency = new Map<string, SequencedResult>();
+  /** Idempotency key → result and its journaled time, oldest first, for commands on disk (or that changed nothing). */
+  private readonly idempotency = new Map<string, { result: SequencedResult; at: number }>();
+  private readonly idempotencyRetentionMs: number;
   /** Idempotency key → result of a command whose record is being synced, and its acknowledgement. */
   private readonly syncing = new Map<string, { result: SequencedResult; durable: Promise<SequencedResult> }>();
   private timer: NodeJS.Timeout | null = null;
@@ -99,6 +109,7 @@ export class Sequencer {
     this.snapshotEvery = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
     this.onSnapshotError = options.onSnapshotError ?? ((error) => console.error('journal snapshot failed:', error));
     this.beforeSnapshotWrite = options.beforeSnapshotWrite;
+    this.idempotencyRetentionMs = options.idempotencyRetentionMs ?? DEFAULT_IDEMPOTENCY_RETENTION_MS;
   }
 
   /**
@@ -112,10 +123,11 @@ export class Sequencer {
     const snapshotSeq = recovered.snapshot?.seq ?? 0;
     const engine = recovered.snapshot ? Engine.fromSnapshot(recovered.snapshot.state.engine) : new Engine();
     const sequencer = new Sequencer(journal, options.now ?? Date.now, engine, options);
-    for (const [key, result] of recovered.snapshot?.state.idempotency ?? []) sequencer.idempotency.set(key, result);
+    for (const [key, result, at] of recovered.snapshot?.state.idempotency ?? []) sequencer.idempotency.set(key, { result, at: at ?? engine.clock });
     const fromSeq = options.replayFromSeq ?? 0;
     const replayGap = options.onReplayedEvents && fromSeq < snapshotSeq ? { fromSeq: fromSeq + 1, toSeq: snapshotSeq } : null;
     for (const record of recovered.records) {
+      sequencer.forgetKeysBefore(record.entry.command.at);
       const result = sequencer.engine.execute(record.entry.command);
       sequencer.remember(record.entry, compactResult({ ...result, journalSeq: record.seq }));
       if (options.onReplayedEvents && record.seq > (options.replayFromSeq ?? 0) && result.events.length > 0) options.onReplayedEvents(result.events, record.seq);
@@ -135,24 +147,25 @@ export class Sequencer {
 
   /** The earlier result of an add with this user's idempotency key, once its record is on disk. */
   idempotentResult(userId: string, key: string): SequencedResult | undefined {
-    return this.idempotency.get(idempotencyKeyOf(userId, key));
+    return this.idempotency.get(idempotencyKeyOf(userId, key))?.result;
   }
 
   async submit(command: UnstampedCommand, meta?: JournalEntry['meta']): Promise<SequencedResult> {
     if (this.failed) throw this.failed;
     const key = meta?.userId && meta.idempotencyKey ? idempotencyKeyOf(meta.userId, meta.idempotencyKey) : null;
-    if (key !== null) {
-      const earlier = this.idempotency.get(key) ?? this.syncing.get(key)?.durable;
-      if (earlier) return earlier;
-    }
     // Stamped here so the journal holds the exact time the engine saw; never earlier than the last one.
     const at = Math.max(this.now(), this.engine.clock);
+    this.forgetKeysBefore(at);
+    if (key !== null) {
+      const earlier = this.idempotency.get(key)?.result ?? this.syncing.get(key)?.durable;
+      if (earlier) return earlier;
+    }
     const stamped = { ...command, at } as EngineCommand;
     const entry: JournalEntry = meta ? { command: stamped, meta } : { command: stamped };
     const result = this.engine.execute(stamped);
     if (result.events.length === 0) {
       const unjournaled = { ...result, journalSeq: null };
-      if (key !== null && result.result === 'OK') this.idempotency.set(key, compactResult(unjournaled));
+      if (key !== null && result.result === 'OK') this.idempotency.set(key, { result: compactResult(unjournaled), at });
       return unjournaled;
     }
     const pending = { ...result, journalSeq: null as number | null };
@@ -163,7 +176,7 @@ export class Sequencer {
         if (key !== null) {
           this.syncing.delete(key);
           // Kept from now on without the events a retry does not need (less to hold, collect and snapshot).
-          this.idempotency.set(key, compactResult(pending));
+          this.idempotency.set(key, { result: compactResult(pending), at });
         }
         for (const listener of this.listeners) listener(result.events, entry, result, seq);
         return pending;
@@ -214,8 +227,9 @@ export class Sequencer {
   private takeSnapshot(seq: number): void {
     this.sinceSnapshot = 0;
     // Remembered results are compact and never change; one still syncing is copied as it is now (journalSeq null).
-    const idempotency: Array<[string, SequencedResult]> = [...this.idempotency];
-    for (const [key, { result }] of this.syncing) idempotency.push([key, compactResult(result)]);
+    const idempotency: Array<[string, SequencedResult, number]> = [];
+    for (const [key, { result, at }] of this.idempotency) idempotency.push([key, result, at]);
+    for (const [key, { result }] of this.syncing) idempotency.push([key, compactResult(result), this.engine.clock]);
     const state: SequencerSnapshot = { engine: this.engine.exportState(), idempotency };
     const ready = this.beforeSnapshotWrite ? this.beforeSnapshotWrite(seq) : Promise.resolve();
     const written = ready.then(() => this.journal.snapshot(seq, state)).catch((error: unknown) => {
@@ -226,6 +240,15 @@ export class Sequencer {
   }
 
   private remember(entry: JournalEntry, result: SequencedResult): void {
-    if (entry.meta?.userId && entry.meta.idempotencyKey) this.idempotency.set(idempotencyKeyOf(entry.meta.userId, entry.meta.idempotencyKey), result);
+    if (entry.meta?.userId && entry.meta.idempotencyKey) this.idempotency.set(idempotencyKeyOf(entry.meta.userId, entry.meta.idempotencyKey), { result, at: entry.command.at });
+  }
+
+  /** Forgets the keys taken more than the retention before `at` (the map is oldest first). */
+  private forgetKeysBefore(at: number): void {
+    const oldest = at - this.idempotencyRetentionMs;
+    for (const [key, { at: taken }] of this.idempotency) {
+      if (taken >= oldest) break;
+      this.idempotency.delete(key);
+    }
   }
 }

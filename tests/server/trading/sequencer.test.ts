@@ -57,3 +57,60 @@ describe('Sequencer idempotency', () => {
     await again.close();
   });
 });
+
+describe('Sequencer idempotency retention', () => {
+  it('forgets a key after the retention, by journaled time, and a restart forgets the same keys', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sequencer-retention-'));
+    dirs.push(dir);
+    let now = Date.parse('2026-11-25T08:00:00Z');
+    const options = { journalDir: dir, now: () => now, tickIntervalMs: 0, idempotencyRetentionMs: 60_000, snapshotEvery: 0 };
+    const { sequencer } = await Sequencer.open(options);
+    const { setup, add } = setupAndFirstAdd();
+    for (const command of setup) await sequencer.submit(command);
+
+    const old = await sequencer.submit(add, { userId: 'u1', idempotencyKey: 'old' });
+    now += 30_000;
+    const recent = await sequencer.submit(add, { userId: 'u1', idempotencyKey: 'recent' });
+    expect((await sequencer.submit(add, { userId: 'u1', idempotencyKey: 'old' })).orderId).toBe(old.orderId);
+
+    // 61 s after the first: its key is forgotten, the second's is not.
+    now += 31_000;
+    const again = await sequencer.submit(add, { userId: 'u1', idempotencyKey: 'old' });
+    expect(again.orderId).not.toBe(old.orderId);
+    expect((await sequencer.submit(add, { userId: 'u1', idempotencyKey: 'recent' })).orderId).toBe(recent.orderId);
+    expect(sequencer.idempotentResult('u1', 'old')?.orderId).toBe(again.orderId);
+    await sequencer.close();
+
+    // The replay remembers exactly the keys the live run remembered.
+    const { sequencer: restarted } = await Sequencer.open(options);
+    expect(restarted.idempotentResult('u1', 'old')?.orderId).toBe(again.orderId);
+    expect(restarted.idempotentResult('u1', 'recent')?.orderId).toBe(recent.orderId);
+    now += 45_000;
+    expect((await restarted.submit(add, { userId: 'u1', idempotencyKey: 'recent' })).orderId).not.toBe(recent.orderId);
+    expect(restarted.engine.listOrders()).toHaveLength(4);
+    await restarted.close();
+  });
+
+  it('keeps the keys and their times in a snapshot', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sequencer-retention-snapshot-'));
+    dirs.push(dir);
+    let now = Date.parse('2026-11-25T08:00:00Z');
+    const { setup, add } = setupAndFirstAdd();
+    const options = { journalDir: dir, now: () => now, tickIntervalMs: 0, idempotencyRetentionMs: 60_000, snapshotEvery: setup.length + 2 };
+    const { sequencer } = await Sequencer.open(options);
+    for (const command of setup) await sequencer.submit(command);
+    const first = await sequencer.submit(add, { userId: 'u1', idempotencyKey: 'first' });
+    now += 50_000;
+    const second = await sequencer.submit(add, { userId: 'u1', idempotencyKey: 'second' });
+    await sequencer.close();
+
+    const { sequencer: restarted, replayed, snapshotSeq } = await Sequencer.open(options);
+    expect(snapshotSeq).toBe(setup.length + 2);
+    expect(replayed).toBe(0);
+    now += 20_000;
+    // 70 s after the first and 20 s after the second, as the snapshot kept their times.
+    expect((await restarted.submit(add, { userId: 'u1', idempotencyKey: 'first' })).orderId).not.toBe(first.orderId);
+    expect((await restarted.submit(add, { userId: 'u1', idempotencyKey: 'second' })).orderId).toBe(second.orderId);
+    await restarted.close();
+  });
+});
