@@ -22,18 +22,26 @@ export interface BenchServer {
 /** The Node flags `npm start` gives the server (package.json), so the benches measure it as it runs. */
 const serverNodeFlags = ['--max-semi-space-size=64'];
 
-/** Starts server/main.ts (simulator off); BENCH_CPU_PROF=1 writes its CPU profile to .tmp/prof. */
-export async function startBenchServer(name: string, maxSockets: number): Promise<BenchServer> {
+/** What to run: the exchange by default; `ready` is what it prints once it listens. */
+export interface BenchServerEntry {
+  script: string;
+  ready: string;
+}
+
+const exchangeEntry: BenchServerEntry = { script: 'server/main.ts', ready: 'Exchange running' };
+
+/** Starts server/main.ts (simulator off) or `entry`; BENCH_CPU_PROF=1 writes its CPU profile to .tmp/prof. */
+export async function startBenchServer(name: string, maxSockets: number, entry: BenchServerEntry = exchangeEntry): Promise<BenchServer> {
   const port = 18_000 + Math.floor(Math.random() * 4000);
   const dataDir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
   const agent = new Agent({ keepAlive: true, maxSockets });
-  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=.tmp/prof'] : []), ...serverNodeFlags, '--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=.tmp/prof'] : []), ...serverNodeFlags, '--import', 'tsx', entry.script], {
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SIMULATOR: 'false', CLIENT_DIR: join(dataDir, 'no-client') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Exchange running')) resolve();
+      if (chunk.toString().includes(entry.ready)) resolve();
     });
     child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });

@@ -12,13 +12,16 @@
  * Prints acknowledged orders/s, p50/p99 acknowledgement latency, the CPU the server and the load
  * processes used per acknowledged order, then one line for scripts.
  *
+ * In the same run and with the same load it first measures the floor (bench/floor-server.ts: Fastify
+ * and the journal with nothing of the exchange behind them), so the figures read side by side.
+ *
  * Environment: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (default 64), BENCH_LOAD_PROCESSES (default 2),
- * BENCH_CPU_PROF=1 (the server's CPU profile to .tmp/prof).
+ * BENCH_FLOOR=0 (skip the floor), BENCH_CPU_PROF=1 (the servers' CPU profiles to .tmp/prof).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { percentile, startBenchServer } from './bench-server.ts';
+import { percentile, startBenchServer, type BenchServer } from './bench-server.ts';
 
 const assets = ['GSPOT-DA', 'GSPOT-WD', 'ESPOT-DA-BASE', 'ESPOT-DA-PEAK', 'GFWD-M-2027-01', 'EFWD-M-2027-01-BASE'];
 
@@ -169,20 +172,24 @@ async function runLoad(): Promise<void> {
   process.send!({ type: 'result', acked, refused, refusals: [...refusals], latencies: Float64Array.from(latencies), cpuMs } satisfies Report, () => process.disconnect());
 }
 
-async function runBench(): Promise<void> {
-  const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-  const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 64);
-  const processCount = Math.max(1, Math.min(concurrency, Number(process.env.BENCH_LOAD_PROCESSES ?? 2)));
-  const warmupSeconds = 2;
+interface Measured {
+  acked: number;
+  refused: number;
+  refusals: Map<string, number>;
+  ackedPerSecond: number;
+  p50: number;
+  p99: number;
+  serverCpuMs: number;
+  loadCpuMs: number;
+  elapsed: number;
+}
 
-  const server = await startBenchServer('orders', 4);
+/** Load processes against `server` for the settings' warm-up and measuring time. */
+async function measure(server: BenchServer, traders: Trader[], settings: { seconds: number; concurrency: number; processCount: number; warmupSeconds: number }): Promise<Measured> {
+  const { seconds, concurrency, processCount, warmupSeconds } = settings;
   const loads: ChildProcess[] = [];
   try {
-    const traders: Trader[] = [
-      { token: await server.signIn('broker1'), clients: ['RO-HIDRO', 'RO-GAZEST'] },
-      { token: await server.signIn('broker2'), clients: ['RO-TERMO'] },
-    ];
-    const runId = String(process.pid);
+    const runId = `${process.pid}-${server.port}`;
     const results: Array<Promise<Extract<Report, { type: 'result' }>>> = [];
     const ready: Array<Promise<void>> = [];
     for (let processIndex = 0; processIndex < processCount; processIndex++) {
@@ -221,23 +228,55 @@ async function runBench(): Promise<void> {
     for (const report of reports) for (const [code, n] of report.refusals) refusals.set(code, (refusals.get(code) ?? 0) + n);
     const latencies = reports.flatMap((report) => Array.from(report.latencies)).sort((a, b) => a - b);
     const loadCpuMs = reports.reduce((sum, report) => sum + report.cpuMs, 0);
-
-    const ackedPerSecond = Math.round(acked / elapsed);
-    const p50 = percentile(latencies, 50);
-    const p99 = percentile(latencies, 99);
-    const perOrderUs = (cpuMs: number) => (acked > 0 ? ((cpuMs * 1000) / acked).toFixed(0) : '-');
-    console.log(
-      `concurrency ${concurrency} over ${processCount} load process(es), ${seconds} s measured after ${warmupSeconds} s warm-up; server in its own process, journal fdatasync per group commit`,
-    );
-    console.log(`acknowledged ${acked} orders (${refused} refused by rules), ${ackedPerSecond} orders/s`);
-    if (refusals.size > 0) console.log(`refusals: ${[...refusals].map(([code, n]) => `${code} ${n}`).join(', ')}`);
-    console.log(`acknowledgement latency p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms`);
-    console.log(
-      `CPU: server ${((serverCpuMs / 10 / elapsed) | 0)}% of a core, ${perOrderUs(serverCpuMs)} µs per acked order; load processes ${((loadCpuMs / 10 / elapsed) | 0)}%, ${perOrderUs(loadCpuMs)} µs per order`,
-    );
-    console.log(`bench:orders acked_per_s=${ackedPerSecond} p50_ms=${p50.toFixed(2)} p99_ms=${p99.toFixed(2)}`);
+    return { acked, refused, refusals, ackedPerSecond: Math.round(acked / elapsed), p50: percentile(latencies, 50), p99: percentile(latencies, 99), serverCpuMs, loadCpuMs, elapsed };
   } finally {
     for (const child of loads) if (child.exitCode === null) child.kill();
+  }
+}
+
+function report(label: string, measured: Measured): void {
+  const { acked, refused, refusals, ackedPerSecond, p50, p99, serverCpuMs, loadCpuMs, elapsed } = measured;
+  const perOrderUs = (cpuMs: number) => (acked > 0 ? ((cpuMs * 1000) / acked).toFixed(0) : '-');
+  console.log(`${label}: acknowledged ${acked} orders (${refused} refused by rules), ${ackedPerSecond} orders/s`);
+  if (refusals.size > 0) console.log(`  refusals: ${[...refusals].map(([code, n]) => `${code} ${n}`).join(', ')}`);
+  console.log(`  acknowledgement latency p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms`);
+  console.log(
+    `  CPU: server ${((serverCpuMs / 10 / elapsed) | 0)}% of a core, ${perOrderUs(serverCpuMs)} µs per acked order; load processes ${((loadCpuMs / 10 / elapsed) | 0)}%, ${perOrderUs(loadCpuMs)} µs per order`,
+  );
+}
+
+async function runBench(): Promise<void> {
+  const settings = {
+    seconds: Number(process.env.BENCH_SECONDS ?? 10),
+    concurrency: Number(process.env.BENCH_CONCURRENCY ?? 64),
+    processCount: 0,
+    warmupSeconds: 2,
+  };
+  settings.processCount = Math.max(1, Math.min(settings.concurrency, Number(process.env.BENCH_LOAD_PROCESSES ?? 2)));
+  console.log(
+    `concurrency ${settings.concurrency} over ${settings.processCount} load process(es), ${settings.seconds} s measured after ${settings.warmupSeconds} s warm-up; each server in its own process, journal fdatasync per group commit`,
+  );
+
+  // The floor first, with the same load: Fastify and the journal alone (bench/floor-server.ts).
+  if (process.env.BENCH_FLOOR !== '0') {
+    const floor = await startBenchServer('orders-floor', 1, { script: 'bench/floor-server.ts', ready: 'Floor running' });
+    try {
+      report('floor (Fastify + journal, no exchange)', await measure(floor, [{ token: 'none', clients: ['RO-HIDRO'] }], settings));
+    } finally {
+      await floor.stop();
+    }
+  }
+
+  const server = await startBenchServer('orders', 4);
+  try {
+    const traders: Trader[] = [
+      { token: await server.signIn('broker1'), clients: ['RO-HIDRO', 'RO-GAZEST'] },
+      { token: await server.signIn('broker2'), clients: ['RO-TERMO'] },
+    ];
+    const measured = await measure(server, traders, settings);
+    report('exchange', measured);
+    console.log(`bench:orders acked_per_s=${measured.ackedPerSecond} p50_ms=${measured.p50.toFixed(2)} p99_ms=${measured.p99.toFixed(2)}`);
+  } finally {
     await server.stop();
   }
 }
