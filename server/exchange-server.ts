@@ -20,6 +20,7 @@ import { lockDataDir } from './store/data-dir-lock.ts';
 import { loadOrCreateSecret } from './store/secrets.repository.ts';
 import { openStore, type Store } from './store/store.ts';
 import { sessionTimetables, setupCommands, type SessionTimetables } from './trading/engine-setup.ts';
+import { ScheduleKeeper } from './trading/schedule-keeper.ts';
 import { MarketDataPublisher } from './trading/market-data.ts';
 import { NotificationPublisher, usersByMarket } from './trading/notifications.ts';
 import { ReadModelProjector } from './trading/read-model-projector.ts';
@@ -103,7 +104,12 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     });
     if (replayGap) console.warn(`Read models miss journal records ${replayGap.fromSeq}-${replayGap.toSeq} (covered by a snapshot); orders, transactions and statistics of that span are not in the store.`);
     cleanups.push(() => sequencer.close());
-    for (const command of await setupCommands(store, now(), options.timetables === undefined ? sessionTimetables : options.timetables)) await sequencer.submit(command);
+    const timetables = options.timetables === undefined ? sessionTimetables : options.timetables;
+    for (const command of await setupCommands(store, now(), timetables)) await sequencer.submit(command);
+    // Renews the session schedules before they run out, for a server that runs for months.
+    const scheduleKeeper = new ScheduleKeeper({ sequencer, markets: () => store.reference.markets(), timetables, now });
+    scheduleKeeper.start();
+    cleanups.push(async () => scheduleKeeper.stop());
 
     const assets = await store.reference.assets();
     const marketOfAsset = new Map(assets.map((asset) => [asset.id, asset.marketId]));

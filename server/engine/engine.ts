@@ -1441,6 +1441,12 @@ export class Engine {
     };
   }
 
+  /** When the market's schedule ends (its last entry, ms), or null without one. */
+  getScheduleEnd(marketId: string): number | null {
+    const schedule = this.markets.get(marketId)?.schedule;
+    return schedule === undefined || schedule.length === 0 ? null : schedule[schedule.length - 1]!.at;
+  }
+
   /** The market's first scheduled phase still to apply that starts after `after` (ms), or null. */
   getNextScheduledPhase(marketId: string, after: number): { at: number; phase: SessionPhase; sessionDate?: string } | null {
     const m = this.markets.get(marketId);
