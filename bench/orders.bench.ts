@@ -16,7 +16,7 @@
  * and the journal with nothing of the exchange behind them), so the figures read side by side.
  *
  * Environment: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (default 64), BENCH_LOAD_PROCESSES (default 2),
- * BENCH_FLOOR=0 (skip the floor), BENCH_CPU_PROF=1 (the servers' CPU profiles to .tmp/prof).
+ * BENCH_FLOOR=0 (skip the floor), BENCH_FLOOR_HTTP=node (the floor on node:http instead of Fastify), BENCH_CPU_PROF=1 (the servers' CPU profiles to .tmp/prof).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
@@ -261,7 +261,7 @@ async function runBench(): Promise<void> {
   if (process.env.BENCH_FLOOR !== '0') {
     const floor = await startBenchServer('orders-floor', 1, { script: 'bench/floor-server.ts', ready: 'Floor running' });
     try {
-      report('floor (Fastify + journal, no exchange)', await measure(floor, [{ token: 'none', clients: ['RO-HIDRO'] }], settings));
+      report(`floor (${process.env.BENCH_FLOOR_HTTP === 'node' ? 'node:http' : 'Fastify'} + journal, no exchange)`, await measure(floor, [{ token: 'none', clients: ['RO-HIDRO'] }], settings));
     } finally {
       await floor.stop();
     }
