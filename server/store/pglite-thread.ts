@@ -85,7 +85,14 @@ export async function openPgliteThread(dataDir: string | undefined): Promise<Dat
   function request<T>(message: Record<string, unknown>): Promise<T> {
     const id = nextId++;
     const answer = expect<T>(id);
-    if (!dead) worker.postMessage({ ...message, id });
+    if (!dead) {
+      try {
+        worker.postMessage({ ...message, id });
+      } catch (error) {
+        // A parameter that cannot cross the thread (a function, say): this request fails, nothing else.
+        settle(id, { ok: false, error: error as Error });
+      }
+    }
     return answer;
   }
 

@@ -75,8 +75,9 @@ describe('PGlite on its own thread', () => {
     expect([510, 1020]).toContain(await outside);
   });
 
-  it('refuses every request once closed, and a bad statement never kills the thread', async () => {
+  it('refuses every request once closed, and a bad statement or parameter never kills the thread', async () => {
     await expect(db.query('select * from no_such_table')).rejects.toMatchObject({ code: '42P01' });
+    await expect(db.query('select $1::text as x', [() => 'not data'])).rejects.toMatchObject({ name: 'DataCloneError' });
     expect(await db.query('select 1 as one')).toEqual([{ one: 1 }]);
     const other = await openPgliteThread(undefined);
     await other.close();
