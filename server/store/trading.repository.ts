@@ -37,6 +37,11 @@ export interface ProjectionBatch {
 /** Rows per statement: bounds each statement's JSON parameter (and its stringify on the caller's thread). */
 const ROWS_PER_STATEMENT = 500;
 
+/** Writes `rows` ROWS_PER_STATEMENT at a time, one statement after the other. */
+async function inStatements<Row>(rows: Row[], write: (slice: Row[]) => Promise<void>): Promise<void> {
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) await write(rows.slice(start, start + ROWS_PER_STATEMENT));
+}
+
 /** Orders, transactions and statistics as the engine's events left them (read models). */
 export class TradingRepository {
   constructor(private readonly db: Queryable & Partial<Pick<Database, 'transaction'>>) {}
@@ -47,9 +52,9 @@ export class TradingRepository {
    */
   async writeBatch(batch: ProjectionBatch): Promise<void> {
     const write = async (repository: TradingRepository) => {
-      for (let start = 0; start < batch.transactions.length; start += ROWS_PER_STATEMENT) await repository.insertTransactions(batch.transactions.slice(start, start + ROWS_PER_STATEMENT));
-      for (let start = 0; start < batch.orders.length; start += ROWS_PER_STATEMENT) await repository.upsertOrders(batch.orders.slice(start, start + ROWS_PER_STATEMENT));
-      for (let start = 0; start < batch.orderEvents.length; start += ROWS_PER_STATEMENT) await repository.insertOrderEvents(batch.orderEvents.slice(start, start + ROWS_PER_STATEMENT));
+      await inStatements(batch.transactions, (rows) => repository.insertTransactions(rows));
+      await inStatements(batch.orders, (rows) => repository.upsertOrders(rows));
+      await inStatements(batch.orderEvents, (rows) => repository.insertOrderEvents(rows));
       await repository.upsertStats(batch.stats);
       if (batch.watermark !== null) await repository.setWatermark(batch.watermark);
     };
