@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { TOKEN_MAX_AGE_SECONDS } from '../protocol/auth.ts';
 
 export interface ServerConfig {
   port: number;
@@ -12,6 +13,8 @@ export interface ServerConfig {
   trustProxy: boolean;
   /** Book and market-watch conflation window, ms. */
   conflateMs: number;
+  /** Lifetime of a sign-in token, seconds (tests shorten it to see the expiry warning). */
+  tokenTtlSeconds: number;
 }
 
 function parsePort(value: string | undefined, fallback: number): number {
@@ -35,6 +38,16 @@ function parseConflate(value: string | undefined): number {
   return ms;
 }
 
+function parseTokenTtl(value: string | undefined): number {
+  if (value === undefined || value === '') return TOKEN_MAX_AGE_SECONDS;
+  const seconds = Number(value);
+  // Never above the maximum age the token check allows (SPEC §9).
+  if (!Number.isInteger(seconds) || seconds < 10 || seconds > TOKEN_MAX_AGE_SECONDS) {
+    throw new Error(`TOKEN_TTL_SECONDS must be an integer from 10 to ${TOKEN_MAX_AGE_SECONDS}, got "${value}"`);
+  }
+  return seconds;
+}
+
 /** Reads the environment; see README "Configuration". */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
@@ -47,5 +60,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     logRequests: parseFlag(env.LOG_REQUESTS, false),
     trustProxy: parseFlag(env.TRUST_PROXY, false),
     conflateMs: parseConflate(env.CONFLATE_MS),
+    tokenTtlSeconds: parseTokenTtl(env.TOKEN_TTL_SECONDS),
   };
 }

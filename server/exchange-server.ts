@@ -42,6 +42,8 @@ export interface ExchangeServerOptions {
   loginLimits?: LoginLimiterOptions;
   /** Book and market-watch conflation window (ms); 0 sends a delta per command. */
   conflateMs?: number;
+  /** Lifetime of sign-in tokens in seconds (default and maximum 1800). */
+  tokenTtlSeconds?: number;
   /** Ms between engine time ticks; 0 disables (tests tick by hand). */
   tickIntervalMs?: number;
   /** Opens every closed market for trading at start (the demo exchange's default). */
@@ -80,7 +82,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     cleanups.push(() => store.close());
     await loadDemoExchangeIfEmpty(store, new Date(now()));
 
-    const tokens = new TokenService(await loadOrCreateSecret(store.db, 'jwt-signing-key'), now);
+    const tokens = new TokenService(await loadOrCreateSecret(store.db, 'jwt-signing-key'), now, options.tokenTtlSeconds);
     const auth = new AuthService({ store, tokens, now, limiter: new LoginLimiter(options.loginLimits) });
 
     let journalDir: string;

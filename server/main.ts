@@ -13,6 +13,7 @@ const server = await startExchangeServer({
   logRequests: config.logRequests,
   trustProxy: config.trustProxy,
   conflateMs: config.conflateMs,
+  tokenTtlSeconds: config.tokenTtlSeconds,
 });
 
 let simulator: MarketSimulator | null = config.simulator ? new MarketSimulator({ api: `${server.url}api`, log: (message) => console.warn(message) }) : null;

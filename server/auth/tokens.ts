@@ -9,16 +9,21 @@ export interface IssuedToken {
   expiresAt: Date;
 }
 
-/** Signs and verifies bearer tokens: HS256 only, `exp` required, max age 1800 s. */
+/** Signs and verifies bearer tokens: HS256 only, `exp` required, max age 1800 s (issued for `ttlSeconds`, at most that). */
 export class TokenService {
+  private readonly ttlSeconds: number;
+
   constructor(
     private readonly key: Uint8Array,
     private readonly now: () => number = Date.now,
-  ) {}
+    ttlSeconds: number = TOKEN_MAX_AGE_SECONDS,
+  ) {
+    this.ttlSeconds = Math.min(TOKEN_MAX_AGE_SECONDS, Math.max(1, Math.floor(ttlSeconds)));
+  }
 
   async issue(claims: TokenClaims): Promise<IssuedToken> {
     const issuedAt = Math.floor(this.now() / 1000);
-    const expiresAtSeconds = issuedAt + TOKEN_MAX_AGE_SECONDS;
+    const expiresAtSeconds = issuedAt + this.ttlSeconds;
     const token = await new SignJWT({ username: claims.username, roles: claims.roles, scopes: claims.scopes })
       .setProtectedHeader({ alg: algorithm, typ: 'JWT' })
       .setSubject(claims.sub)

@@ -1,0 +1,17 @@
+/** The environment the server reads: the token lifetime (TOKEN_TTL_SECONDS). */
+import { describe, expect, it } from 'vitest';
+import { configFromEnv } from '../../server/config.ts';
+
+describe('configFromEnv', () => {
+  it('gives tokens 1800 s unless TOKEN_TTL_SECONDS says otherwise', () => {
+    expect(configFromEnv({}).tokenTtlSeconds).toBe(1800);
+    expect(configFromEnv({ TOKEN_TTL_SECONDS: '' }).tokenTtlSeconds).toBe(1800);
+    expect(configFromEnv({ TOKEN_TTL_SECONDS: '150' }).tokenTtlSeconds).toBe(150);
+  });
+
+  it('refuses a token lifetime that is not a whole number from 10 to 1800 s', () => {
+    for (const value of ['9', '1801', '1.5', 'soon', '-150']) {
+      expect(() => configFromEnv({ TOKEN_TTL_SECONDS: value })).toThrow(/TOKEN_TTL_SECONDS/);
+    }
+  });
+});
