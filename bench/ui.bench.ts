@@ -368,6 +368,7 @@ async function run(): Promise<void> {
       for (const book of books.values()) {
         t.server.marketData.onEvents(
           (['bid', 'ask'] as const).flatMap((way) => [...book[way].values()].map((level) => ({ type: 'level' as const, assetId: book.assetId, way, ...level }))),
+          0,
         );
       }
       t.server.marketData.flush();
@@ -536,7 +537,7 @@ async function run(): Promise<void> {
       const at = epochNow();
       book.publishedAt.push(at);
       if (deltaPath === 'server') {
-        t.server.marketData.onEvents(changes.map((change) => ({ type: 'level' as const, assetId: book.assetId, way: change.side, price: change.price, qty: change.qty, orders: change.orders })));
+        t.server.marketData.onEvents(changes.map((change) => ({ type: 'level' as const, assetId: book.assetId, way: change.side, price: change.price, qty: change.qty, orders: change.orders })), 0);
         return;
       }
       book.seq++;

@@ -139,6 +139,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       assets: assets.map((asset) => ({ id: asset.id, marketId: asset.marketId, type: asset.spec.type })),
       usersOfClient: (clientCode) => usersOfClient.get(clientCode) ?? [],
       clientsOfUser: (userId) => clientsOfUser.get(userId) ?? [],
+      lastJournalSeq: () => sequencer.lastJournalSeq,
       conflateMs: options.conflateMs ?? 0,
       now,
     });
@@ -156,7 +157,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     await app.register(accountRoutes({ auth, store, sequencer, projector, assets }), { prefix: API_PREFIX });
     await app.register(chatRoutes({ auth, chat }), { prefix: API_PREFIX });
     sequencer.onEvents((events, _entry, _result, seq) => {
-      marketData.onEvents(events);
+      marketData.onEvents(events, seq);
       notifications.onEvents(events);
       projector.onEvents(events, seq);
     });

@@ -37,21 +37,20 @@ export function ordersRoutes({ auth, store, trading, marketData, marketOfAsset }
   return async function register(app: FastifyInstance): Promise<void> {
     app.post('/orders', async (request, reply) => {
       const user = await requireUser(auth, request);
-      const order = await trading.addOrder(user, parseWith(addOrderRequestSchema, request.body));
-      return reply.status(201).send({ order });
+      return reply.status(201).send(await trading.addOrder(user, parseWith(addOrderRequestSchema, request.body)));
     });
 
     app.patch('/orders/:orderId', async (request) => {
       const user = await requireUser(auth, request);
       const { orderId } = parseWith(orderIdParamsSchema, request.params);
-      return { order: await trading.modifyOrder(user, orderId, parseWith(modifyOrderRequestSchema, request.body)) };
+      return trading.modifyOrder(user, orderId, parseWith(modifyOrderRequestSchema, request.body));
     });
 
     for (const [path, action] of [['cancel', 'cancelOrder'], ['suspend', 'suspendOrder'], ['activate', 'activateOrder']] as const) {
       app.post(`/orders/:orderId/${path}`, async (request) => {
         const user = await requireUser(auth, request);
         const { orderId } = parseWith(orderIdParamsSchema, request.params);
-        return { order: await trading.orderAction(user, orderId, action) };
+        return trading.orderAction(user, orderId, action);
       });
     }
 

@@ -26,6 +26,11 @@ export interface MarketDataOptions {
   /** The client codes a user acts for. */
   clientsOfUser: (userId: string) => readonly string[];
   /**
+   * The journal sequence the engine's current state stands at (the sequencer's last appended record):
+   * the `seq` of the orders sent on subscribe, which already include every record up to it.
+   */
+  lastJournalSeq: () => number;
+  /**
    * Book deltas and market-watch rows are conflated over this many ms: every change of a level inside
    * the window goes out as one delta carrying the level's latest absolute quantity. 0 = per command.
    */
@@ -98,10 +103,11 @@ export class MarketDataPublisher {
       // The orders finished lately, then the live ones: a client that (re)subscribes learns what
       // happened to its orders while it was away.
       const clients = new Set(principal.clientCodes);
+      const seq = this.options.lastJournalSeq();
       for (const clientCode of clients) {
-        for (const order of this.recentlyFinished.get(clientCode) ?? []) reply({ seq: engine.executedCommands, order: orderToWire(order) });
+        for (const order of this.recentlyFinished.get(clientCode) ?? []) reply({ seq, order: orderToWire(order) });
       }
-      for (const order of engine.listOrders()) if (clients.has(order.clientCode)) reply({ seq: engine.executedCommands, order: orderToWire(order) });
+      for (const order of engine.listOrders()) if (clients.has(order.clientCode)) reply({ seq, order: orderToWire(order) });
       return;
     }
     if (!('id' in parsed)) return;
@@ -157,9 +163,15 @@ export class MarketDataPublisher {
     return book;
   }
 
-  /** The sequencer's listener. */
-  onEvents = (events: EngineEvent[]): void => {
+  /**
+   * The sequencer's listener, for the events of journal record `journalSeq`. An order's private update
+   * carries that record's seq and the order's state at the end of the command: an order created and
+   * traded by one command goes out once, as traded, so no two updates of one order share a seq and a
+   * client keeps the higher one (the REST reply carries the same pair).
+   */
+  onEvents = (events: EngineEvent[], journalSeq: number): void => {
     const { gateway, usersOfClient } = this.options;
+    let finalOrders: Map<number, OrderView> | null = null;
     for (const event of events) {
       switch (event.type) {
         case 'level': {
@@ -171,14 +183,13 @@ export class MarketDataPublisher {
         }
         case 'order': {
           this.track(event.order);
-          const wire = orderToWire(event.order);
-          for (const userId of usersOfClient(event.order.clientCode)) gateway.sendToUser(userId, destinations.myOrders, { seq: this.options.engine.executedCommands, order: wire });
+          (finalOrders ??= new Map()).set(event.order.orderId, event.order);
           const activity = activityOf[event.kind];
           if (activity) {
             gateway.publish(destinations.activity(event.order.assetId), {
               assetId: event.order.assetId,
               type: activity,
-              orderId: wire.orderId,
+              orderId: String(event.order.orderId),
               price: event.order.price,
               qty: event.order.qty,
               endsAt: null,
@@ -228,6 +239,12 @@ export class MarketDataPublisher {
           break;
         case 'config':
           break;
+      }
+    }
+    if (finalOrders) {
+      for (const order of finalOrders.values()) {
+        const update = { seq: journalSeq, order: orderToWire(order) };
+        for (const userId of usersOfClient(order.clientCode)) gateway.sendToUser(userId, destinations.myOrders, update);
       }
     }
     if (this.conflateMs === 0) this.flush();

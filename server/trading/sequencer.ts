@@ -209,6 +209,11 @@ export class Sequencer {
     this.timer = null;
   }
 
+  /** The journal sequence of the last command appended: the engine's state is the state after it. */
+  get lastJournalSeq(): number {
+    return this.journal.lastSeq;
+  }
+
   get journalSyncs(): number {
     return this.journal.syncCount;
   }

@@ -6,11 +6,12 @@ import {
   type ErrorCode,
   type ModifyOrderRequest,
   type Order,
+  type OrderUpdate,
   type SessionPhase,
 } from '../../protocol/index.ts';
 import type { Actor, EngineResult, OrderView } from '../engine/types.ts';
 import type { UserRecord } from '../store/users.repository.ts';
-import type { Sequencer, UnstampedCommand } from './sequencer.ts';
+import type { SequencedResult, Sequencer, UnstampedCommand } from './sequencer.ts';
 import { endOfDayInBucharest } from './time.ts';
 import { orderToWire } from './wire.ts';
 
@@ -24,7 +25,7 @@ export interface TradingServiceOptions {
 export class TradingService {
   constructor(private readonly options: TradingServiceOptions) {}
 
-  async addOrder(user: UserRecord, request: AddOrderRequest): Promise<Order> {
+  async addOrder(user: UserRecord, request: AddOrderRequest): Promise<OrderUpdate> {
     this.requireWriteScope(user);
     const checked = completeAddOrder(request);
     if (!checked.ok) throw new ExchangeError(checked.error);
@@ -50,7 +51,7 @@ export class TradingService {
     return this.orderOutcome(result);
   }
 
-  async modifyOrder(user: UserRecord, orderId: string, request: ModifyOrderRequest): Promise<Order> {
+  async modifyOrder(user: UserRecord, orderId: string, request: ModifyOrderRequest): Promise<OrderUpdate> {
     this.requireWriteScope(user);
     const id = this.ownOrderId(user, orderId);
     const result = await this.options.sequencer.submit({
@@ -65,7 +66,7 @@ export class TradingService {
     return this.orderOutcome(result);
   }
 
-  async orderAction(user: UserRecord, orderId: string, action: 'cancelOrder' | 'suspendOrder' | 'activateOrder'): Promise<Order> {
+  async orderAction(user: UserRecord, orderId: string, action: 'cancelOrder' | 'suspendOrder' | 'activateOrder'): Promise<OrderUpdate> {
     this.requireWriteScope(user);
     const id = this.ownOrderId(user, orderId);
     return this.orderOutcome(await this.options.sequencer.submit({ type: action, actor: this.actorOf(user), orderId: id }));
@@ -90,16 +91,23 @@ export class TradingService {
     if (result.result !== 'OK') throw refusal(result);
   }
 
-  private orderOutcome(result: EngineResult): Order {
+  /**
+   * The order and the journal seq its state stands at, as the private order queue sends them, so the
+   * client keeps whichever of reply and queue update is newer.
+   */
+  private orderOutcome(result: SequencedResult): OrderUpdate {
     if (result.result !== 'OK') throw refusal(result);
     const orderId = result.orderId;
     // The order's last event holds its state after this command (also when it has left the engine,
     // fully traded or cancelled); it skips the queue-position walk of engine.getOrder.
     let view: OrderView | undefined;
     for (const event of result.events) if (event.type === 'order' && event.order.orderId === orderId) view = event.order;
-    if (!view && orderId !== undefined) view = this.options.sequencer.engine.getOrder(orderId);
+    if (view && result.journalSeq !== null) return { seq: result.journalSeq, order: orderToWire(view) };
+    // A remembered result (an idempotent retry) or a command that changed nothing: the order as it is now.
+    const { sequencer } = this.options;
+    view = orderId === undefined ? undefined : sequencer.engine.getOrder(orderId);
     if (!view) throw new ExchangeError(apiError('UNKNOWN_ERROR'));
-    return orderToWire(view);
+    return { seq: sequencer.lastJournalSeq, order: orderToWire(view) };
   }
 
   private ownOrderId(user: UserRecord, orderId: string): number {

@@ -86,4 +86,30 @@ describe('two brokers trade through the API', () => {
     const cancel = await t.post(`/orders/${first.body.order.orderId}/cancel`, {}, token1);
     expect(cancel.body.order.status).toBe('cancelled');
   });
+
+  it("sends an order that trades on entry to its owner once, in its final state, with the reply's seq; seqs of one order only grow", async () => {
+    const before2 = broker2.received.get(destinations.myOrders)!.length;
+    const ask = await t.post('/orders', { idempotencyKey: 'cross-ask-01', assetId: asset, way: 'ask', price: 16000, qty: 100, validityType: 'day', clientCode: 'RO-HIDRO' }, token1);
+    // Partly: 40 of the resting 100.
+    const partial = await t.post('/orders', { idempotencyKey: 'cross-bid-01', assetId: asset, way: 'bid', price: 16000, qty: 40, validityType: 'day', clientCode: 'RO-TERMO' }, token2);
+    expect(partial.body).toMatchObject({ order: { status: 'traded', tradedQty: 40 } });
+    expect(partial.body.seq).toBeGreaterThan(ask.body.seq);
+    // An aggressor bigger than what rests: traded in part, the rest stays on the book.
+    const bigger = await t.post('/orders', { idempotencyKey: 'cross-bid-02', assetId: asset, way: 'bid', price: 16000, qty: 100, validityType: 'day', clientCode: 'RO-TERMO' }, token2);
+    expect(bigger.body).toMatchObject({ order: { status: 'tradedPartially', tradedQty: 60 } });
+
+    const updates2 = await broker2.waitFor<OrderUpdate>(destinations.myOrders, (messages) => messages.length >= before2 + 2);
+    const mine = updates2.slice(before2);
+    expect(mine.map((update) => [update.order.orderId, update.order.status, update.seq])).toEqual([
+      [partial.body.order.orderId, 'traded', partial.body.seq],
+      [bigger.body.order.orderId, 'tradedPartially', bigger.body.seq],
+    ]);
+    // The resting ask: created, traded in part, then traded, each with a higher seq.
+    const updates1 = await broker1.waitFor<OrderUpdate>(destinations.myOrders, (messages) =>
+      messages.some((update) => update.order.orderId === ask.body.order.orderId && update.order.status === 'traded'),
+    );
+    const askUpdates = updates1.filter((update) => update.order.orderId === ask.body.order.orderId);
+    expect(askUpdates.map((update) => update.order.status)).toEqual(['created', 'tradedPartially', 'traded']);
+    expect(askUpdates.map((update) => update.seq)).toEqual([ask.body.seq, partial.body.seq, bigger.body.seq]);
+  });
 });
