@@ -5,8 +5,11 @@ import { readDemoUsers } from './demo-exchange.ts';
 /**
  * Keeps the demo books moving. Two simulator brokers (demo users sim-nord and sim-carp) sign in with
  * their verification codes and trade through the public REST API, so every order meets the same
- * rules as a person's. Each asset has a mid price on a slow random walk; most orders rest a few steps
- * from it, some cross the spread, and old orders are cancelled so books stay a sensible depth.
+ * rules as a person's. They belong to their own agency (AG-SIM) and act only for its clients
+ * (SIM-NORD-*, SIM-CARP-*), which no other user serves: the demo users never see the simulator's
+ * orders as theirs, get no alerts for them, and never have their own orders cancelled by it.
+ * Each asset has a mid price on a slow random walk; most orders rest a few steps from it, some cross
+ * the spread, and the simulator's oldest orders are cancelled so books stay a sensible depth.
  */
 export interface MarketSimulatorOptions {
   /** Base of the API, e.g. http://127.0.0.1:8080/session/api */
@@ -57,6 +60,15 @@ export class MarketSimulator {
   }
 
   async start(): Promise<void> {
+    // A database made before the simulator had its own clients still gives its users the demo brokers' clients.
+    for (const trader of this.traders) {
+      const info = (await this.call(trader, 'GET', '/user/info')) as { clientCodes: string[] };
+      const missing = trader.clientCodes.filter((code) => !info.clientCodes.includes(code));
+      const foreign = info.clientCodes.filter((code) => !trader.clientCodes.includes(code));
+      if (missing.length > 0 || foreign.length > 0) {
+        throw new Error(`${trader.username} acts for ${info.clientCodes.join(', ') || 'nobody'} in this database, not only for the simulator's own clients (${trader.clientCodes.join(', ')}); start from an empty DATA_DIR`);
+      }
+    }
     const trader = this.traders[0]!;
     const { assets } = (await this.call(trader, 'GET', '/assets')) as { assets: AssetSpecification[] };
     this.assets = assets.filter((asset) => !SKIPPED_MARKETS.has(asset.marketId) && !SKIPPED_RINGS.has(asset.ringId ?? ''));
@@ -98,7 +110,9 @@ export class MarketSimulator {
       this.actions++;
 
       const { items } = (await this.call(trader, 'GET', `/orders/mine?assetId=${asset.id}`)) as { items: Order[] };
-      const mine = items.filter((order) => order.way === way && !order.suspended).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+      // Only orders of the trader's own clients, whatever the server lists.
+      const own = new Set(trader.clientCodes);
+      const mine = items.filter((order) => own.has(order.clientCode) && order.way === way && !order.suspended).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
       const depth = this.options.depth ?? 6;
       for (const order of mine.slice(0, Math.max(0, mine.length - depth))) {
         await this.call(trader, 'POST', `/orders/${order.orderId}/cancel`, {}).catch((error: Error) => this.refused(error));
