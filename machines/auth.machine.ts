@@ -1,17 +1,21 @@
 /**
  * Sign-in and the token's life:
  *
- *   signedOut --SIGN_IN--> signingIn --ok--> signedIn (loadingUser -> ready | userUnavailable)
+ *   signedOut --SIGN_IN--> signingIn --ok--> signedIn
  *                               |--AUTH_PASSWORD_EXPIRED--> passwordExpired --RESET_PASSWORD--> resetting --ok--> signedIn
  *                               '--other error--> signedOut (error kept)
- *   signedIn --(expiresAt - 500 ms)--> tokenExpired --SIGN_IN--> signingIn
+ *   signedIn is parallel:
+ *     user:  loadingUser -> ready | userUnavailable (a refused token here: tokenExpired, there is no user to keep)
+ *     token: valid --(expiresAt - 2 min)--> expiring --(expiresAt - 500 ms)--> expired
+ *            expiring | expired --RENEW (password, new code)--> renewing --ok--> valid | --error--> expiring or expired
+ *            any --TOKEN_RENEWED (another window signed in again)--> valid
  *   signedIn | tokenExpired | passwordExpired --SIGN_OUT / CANCEL--> signedOut
- *   signedIn.ready --USER_UPDATED (same user)--> signedIn.ready with the new user data
  *
- * The token counts as expired TOKEN_EXPIRY_MARGIN_MS before its real expiry: a delayed transition
+ * The token counts as expired TOKEN_EXPIRY_MARGIN_MS before its real expiry: delayed transitions
  * computed from expiresAt and the injectable clock (`input.now`). A request refused with
- * AUTH_TOKEN_EXPIRED/INVALID (TOKEN_REJECTED) ends the session the same way. `canRequest` blocks
- * requests with an expired token. Errors are kept as `{ code, params }`.
+ * AUTH_TOKEN_EXPIRED/INVALID (TOKEN_REJECTED) expires it the same way. An expired token keeps the
+ * user and the page (signedIn.token.expired): the screens say so and offer no actions until RENEW.
+ * `canRequest` blocks requests with an expired token. Errors are kept as `{ code, params }`.
  * The calls are injected actors (fromPromise): `authMachineWithApi(createAuthApi())` for the real ones.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
@@ -43,7 +47,16 @@ export type AuthEvent =
   | { type: 'TOKEN_REJECTED'; code: string }
   | { type: 'RETRY_USER' }
   /** The signed-in user's data changed (preferences saved, password changed): the server's new copy. */
-  | { type: 'USER_UPDATED'; user: UserInfo };
+  | { type: 'USER_UPDATED'; user: UserInfo }
+  /** Sign in again as the same user before (or after) the token expires, keeping the page. */
+  | ({ type: 'RENEW' } & Renewal)
+  /** Another window of the browser signed in again: its token replaces this one. */
+  | { type: 'TOKEN_RENEWED'; token: string; expiresAt: string };
+
+export interface Renewal {
+  password: string;
+  code: string;
+}
 
 export interface AuthContext {
   username: string | null;
@@ -62,6 +75,9 @@ export interface AuthInput {
   /** The clock; default Date.now. */
   now?: () => number;
 }
+
+/** How long before the token's expiry the warning (countdown and the dialog to sign in again) starts. */
+export const TOKEN_WARNING_MS = 120_000;
 
 /** Epoch ms of an expiresAt from the server; an unreadable one falls back to the maximum age. */
 export function parseExpiry(expiresAt: string, now: number): number {
@@ -97,11 +113,24 @@ export const authMachine = setup({
     },
     isSameUser: ({ context, event }) => event.type === 'USER_UPDATED' && context.user?.userId === event.user.userId,
     restoredTokenUsable: ({ context, event }) => event.type === 'RESTORE' && tokenUsable(parseExpiry(event.expiresAt, context.now()), context.now()),
+    /** Another window's token: a different, usable one that lasts longer than ours. */
+    isNewerToken: ({ context, event }) => {
+      if (event.type !== 'TOKEN_RENEWED' || event.token === context.token) return false;
+      const expiresAt = parseExpiry(event.expiresAt, context.now());
+      return tokenUsable(expiresAt, context.now()) && expiresAt > (context.expiresAt ?? 0);
+    },
+    tokenStillUsable: ({ context }) => context.token !== null && tokenUsable(context.expiresAt, context.now()),
   },
   actions: {
     rememberCredentials: assign(({ event }) =>
       event.type === 'SIGN_IN'
         ? { username: event.username, pendingCredentials: { username: event.username, password: event.password, code: event.code }, error: null }
+        : {},
+    ),
+    /** The renewal signs in as the user already signed in, never another. */
+    rememberRenewal: assign(({ context, event }) =>
+      event.type === 'RENEW'
+        ? { pendingCredentials: { username: context.user?.username ?? context.username ?? '', password: event.password, code: event.code }, error: null }
         : {},
     ),
     rememberReset: assign(({ event }) =>
@@ -116,14 +145,17 @@ export const authMachine = setup({
       pendingReset: null,
       error: null,
     })),
-    storeUser: assign((_, params: { user: UserInfo }) => ({ user: params.user })),
+    storeUser: assign((_, params: { user: UserInfo }) => ({ user: params.user, username: params.user.username })),
     storeError: assign((_, params: { error: unknown }) => ({ error: toClientError(params.error) })),
     forgetSecrets: assign({ pendingCredentials: null, pendingReset: null }),
     clearSession: assign({ token: null, expiresAt: null, user: null }),
     clearAll: assign({ token: null, expiresAt: null, user: null, pendingCredentials: null, pendingReset: null, error: null, username: null }),
     markTokenExpired: assign({ token: null, error: { code: 'AUTH_TOKEN_EXPIRED', params: {} } }),
+    dropToken: assign({ token: null }),
   },
   delays: {
+    /** Until the warning: expiresAt - 2 min - now (never negative). */
+    tokenWarning: ({ context }) => Math.max(0, (context.expiresAt ?? 0) - TOKEN_WARNING_MS - context.now()),
     /** Until the token counts as expired: expiresAt - margin - now (never negative). */
     tokenExpiry: ({ context }) => Math.max(0, (context.expiresAt ?? 0) - TOKEN_EXPIRY_MARGIN_MS - context.now()),
   },
@@ -180,32 +212,75 @@ export const authMachine = setup({
       },
     },
     signedIn: {
-      initial: 'loadingUser',
-      after: { tokenExpiry: { target: 'tokenExpired', actions: 'markTokenExpired' } },
+      type: 'parallel',
       on: {
         SIGN_OUT: { target: 'signedOut', actions: 'clearAll' },
-        TOKEN_REJECTED: { target: 'tokenExpired', actions: 'markTokenExpired' },
       },
       states: {
-        loadingUser: {
-          invoke: {
-            id: 'userInfo',
-            src: 'userInfo',
-            input: ({ context }) => ({ token: context.token! }),
-            onDone: { target: 'ready', actions: { type: 'storeUser', params: ({ event }) => ({ user: event.output }) } },
-            onError: [
-              { guard: 'isTokenRejection', target: '#auth.tokenExpired', actions: 'markTokenExpired' },
-              { target: 'userUnavailable', actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) } },
-            ],
+        user: {
+          initial: 'loadingUser',
+          states: {
+            loadingUser: {
+              invoke: {
+                id: 'userInfo',
+                src: 'userInfo',
+                input: ({ context }) => ({ token: context.token! }),
+                onDone: { target: 'ready', actions: { type: 'storeUser', params: ({ event }) => ({ user: event.output }) } },
+                onError: [
+                  { guard: 'isTokenRejection', target: '#auth.tokenExpired', actions: 'markTokenExpired' },
+                  { target: 'userUnavailable', actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) } },
+                ],
+              },
+            },
+            ready: {
+              on: {
+                USER_UPDATED: { guard: 'isSameUser', actions: { type: 'storeUser', params: ({ event }) => ({ user: event.user }) } },
+              },
+            },
+            userUnavailable: {
+              on: { RETRY_USER: 'loadingUser' },
+            },
           },
         },
-        ready: {
+        token: {
+          initial: 'valid',
           on: {
-            USER_UPDATED: { guard: 'isSameUser', actions: { type: 'storeUser', params: ({ event }) => ({ user: event.user }) } },
+            // A child target exits and enters the active child again: the timers start over for the new expiry.
+            TOKEN_RENEWED: {
+              guard: 'isNewerToken',
+              target: '.valid',
+              actions: { type: 'storeToken', params: ({ event }) => ({ token: event.token, expiresAt: event.expiresAt }) },
+            },
           },
-        },
-        userUnavailable: {
-          on: { RETRY_USER: 'loadingUser' },
+          states: {
+            valid: {
+              after: { tokenWarning: 'expiring' },
+              on: { TOKEN_REJECTED: { target: 'expired', actions: 'markTokenExpired' } },
+            },
+            expiring: {
+              after: { tokenExpiry: { target: 'expired', actions: 'markTokenExpired' } },
+              on: {
+                RENEW: { target: 'renewing', actions: 'rememberRenewal' },
+                TOKEN_REJECTED: { target: 'expired', actions: 'markTokenExpired' },
+              },
+            },
+            // The old token serves requests until it expires; a refusal meanwhile waits for the answer.
+            renewing: {
+              invoke: {
+                id: 'renew',
+                src: 'login',
+                input: ({ context }) => context.pendingCredentials!,
+                onDone: { target: 'valid', actions: { type: 'storeToken', params: ({ event }) => ({ token: event.output.token, expiresAt: event.output.expiresAt }) } },
+                onError: [
+                  { guard: 'tokenStillUsable', target: 'expiring', actions: [{ type: 'storeError', params: ({ event }) => ({ error: event.error }) }, 'forgetSecrets'] },
+                  { target: 'expired', actions: ['dropToken', { type: 'storeError', params: ({ event }) => ({ error: event.error }) }, 'forgetSecrets'] },
+                ],
+              },
+            },
+            expired: {
+              on: { RENEW: { target: 'renewing', actions: 'rememberRenewal' } },
+            },
+          },
         },
       },
     },
@@ -213,6 +288,11 @@ export const authMachine = setup({
       entry: 'clearSession',
       on: {
         SIGN_IN: { target: 'signingIn', actions: 'rememberCredentials' },
+        RESTORE: {
+          guard: 'restoredTokenUsable',
+          target: 'signedIn',
+          actions: { type: 'storeToken', params: ({ event }) => ({ token: event.token, expiresAt: event.expiresAt }) },
+        },
         SIGN_OUT: { target: 'signedOut', actions: 'clearAll' },
       },
     },
@@ -229,6 +309,15 @@ export function canRequest(snapshot: AuthSnapshot, now: number = snapshot.contex
 /** The bearer token for a request, or null when requests are blocked. */
 export function requestToken(snapshot: AuthSnapshot, now: number = snapshot.context.now()): string | null {
   return canRequest(snapshot, now) ? snapshot.context.token : null;
+}
+
+export type TokenPhase = 'valid' | 'expiring' | 'renewing' | 'expired';
+
+/** Where the signed-in session's token is in its life; null when not signed in. */
+export function tokenPhase(snapshot: AuthSnapshot): TokenPhase | null {
+  if (!snapshot.matches('signedIn')) return null;
+  for (const phase of ['valid', 'expiring', 'renewing', 'expired'] as const) if (snapshot.matches({ signedIn: { token: phase } })) return phase;
+  return null;
 }
 
 /** The machine with the real REST calls (streams/api.ts). */

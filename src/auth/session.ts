@@ -1,8 +1,8 @@
 import { useSyncExternalStore } from 'react';
 import { createActor, waitFor } from 'xstate';
-import { authMachineWithApi, requestToken, tokenUsable, type AuthSnapshot } from '../../machines/auth.machine.ts';
+import { authMachineWithApi, requestToken, tokenPhase, tokenUsable, type AuthSnapshot, type TokenPhase } from '../../machines/auth.machine.ts';
 import type { UserInfo } from '../../protocol/auth.ts';
-import { createAuthApi } from '../../streams/api.ts';
+import { createAuthApi, type ClientError } from '../../streams/api.ts';
 import { loadingBar } from '../components/loading-bar.ts';
 
 /**
@@ -10,14 +10,23 @@ import { loadingBar } from '../components/loading-bar.ts';
  * expired password, the user, the token's expiry (SPEC §4: 500 ms early) and its refusal. This module
  * is the one place src/ talks to that actor; views read it through useSession/useAuth.
  *
- * The token is mirrored in sessionStorage so a reload of the tab keeps the session (the machine takes
- * it back with RESTORE if it is still valid); closing the tab drops it.
+ * One sign-in serves every tab and window of the browser: the token is kept in localStorage, and the
+ * `storage` event tells the other windows when it changes. A window that sees a new token takes it
+ * (RESTORE when signed out, TOKEN_RENEWED when signed in as the same user: the page, its connection
+ * and its subscriptions stay); a window that sees it removed signs out. Only signing out removes it:
+ * an expired token stays (every window expires at the same moment by itself) and is refused on the
+ * next load by RESTORE's own check.
  */
 export interface Session {
-  token: string;
+  /** Null once the token expired: the session stays on screen, requests are blocked. */
+  token: string | null;
   /** Epoch milliseconds of the token's real expiry. */
   expiresAt: number;
   user: UserInfo | null;
+  /** Where the token is in its life: valid, expiring (the warning), renewing, expired (no actions). */
+  phase: TokenPhase;
+  /** The machine's last error (a refused renewal, or AUTH_TOKEN_EXPIRED). */
+  error: ClientError | null;
 }
 
 const STORAGE_KEY = 'exchange.session';
@@ -29,7 +38,7 @@ export const authActor = createActor(authMachineWithApi(authApi), { input: {} })
 
 function storage(): Storage | null {
   try {
-    return typeof sessionStorage === 'undefined' ? null : sessionStorage;
+    return typeof localStorage === 'undefined' ? null : localStorage;
   } catch {
     return null;
   }
@@ -39,43 +48,125 @@ let current: Session | null = null;
 const listeners = new Set<() => void>();
 
 function sessionOf(snapshot: AuthSnapshot): Session | null {
-  const { token, expiresAt, user } = snapshot.context;
-  if (!snapshot.matches('signedIn') || !token || expiresAt === null) return null;
-  if (current && current.token === token && current.expiresAt === expiresAt && current.user === user) return current;
-  return { token, expiresAt, user };
+  const { token, expiresAt, user, error } = snapshot.context;
+  const phase = tokenPhase(snapshot);
+  if (phase === null || expiresAt === null || (token === null && phase !== 'expired')) return null;
+  if (current && current.token === token && current.expiresAt === expiresAt && current.user === user && current.phase === phase && current.error === error) return current;
+  return { token, expiresAt, user, phase, error };
 }
 
-function persist(session: Session | null): void {
+interface StoredSession {
+  token: string;
+  expiresAt: string;
+}
+
+function readStored(raw: string | null | undefined): StoredSession | null {
+  if (!raw) return null;
   try {
-    if (session) storage()?.setItem(STORAGE_KEY, JSON.stringify({ token: session.token, expiresAt: new Date(session.expiresAt).toISOString() }));
-    else storage()?.removeItem(STORAGE_KEY);
+    const saved = JSON.parse(raw) as { token?: unknown; expiresAt?: unknown };
+    return typeof saved.token === 'string' && typeof saved.expiresAt === 'string' ? { token: saved.token, expiresAt: saved.expiresAt } : null;
   } catch {
-    // Storage full or blocked: the session still lives in memory.
+    return null; // a damaged entry counts as none
+  }
+}
+
+function writeStored(value: StoredSession | null): void {
+  try {
+    const store = storage();
+    if (!store) return;
+    if (value === null) store.removeItem(STORAGE_KEY);
+    else if (readStored(store.getItem(STORAGE_KEY))?.token !== value.token) store.setItem(STORAGE_KEY, JSON.stringify(value));
+  } catch {
+    // Storage full or blocked: the session still lives in this window.
+  }
+}
+
+/** The `sub` claim of a token (who it signs in), read without checking it: the server checks. */
+export function tokenSubject(token: string): string | null {
+  try {
+    const payload = token.split('.')[1];
+    if (!payload) return null;
+    const json = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: unknown };
+    return typeof json.sub === 'string' ? json.sub : null;
+  } catch {
+    return null;
+  }
+}
+
+let previous: AuthSnapshot = authActor.getSnapshot();
+
+/** Keeps the stored token in step with this window's machine: a new token is shared, signing out removes it. */
+function share(snapshot: AuthSnapshot): void {
+  const before = previous;
+  previous = snapshot;
+  const { token, expiresAt } = snapshot.context;
+  if (snapshot.matches('signedIn') && token && expiresAt !== null && token !== before.context.token) {
+    writeStored({ token, expiresAt: new Date(expiresAt).toISOString() });
+  } else if (snapshot.matches('signedOut') && !before.matches('signedOut') && !applyingRemote) {
+    writeStored(null);
   }
 }
 
 function update(): void {
-  const next = sessionOf(authActor.getSnapshot());
+  const snapshot = authActor.getSnapshot();
+  share(snapshot);
+  const next = sessionOf(snapshot);
   if (next === current) return;
-  if (next?.token !== current?.token) persist(next);
   current = next;
   for (const listener of listeners) listener();
+}
+
+/** True while this window applies another window's change (it must not echo it back). */
+let applyingRemote = false;
+const remoteListeners = new Set<() => void>();
+
+/** Another window signed in, renewed or signed out: this window follows. */
+export function applyStoredSession(raw: string | null): void {
+  const stored = readStored(raw);
+  const snapshot = authActor.getSnapshot();
+  if (stored && stored.token === snapshot.context.token) return;
+  applyingRemote = true;
+  try {
+    if (!stored) {
+      if (snapshot.matches('signedOut')) return;
+      authActor.send({ type: 'SIGN_OUT' });
+    } else if (snapshot.matches('signedIn') && sameSubject(snapshot, stored.token)) {
+      authActor.send({ type: 'TOKEN_RENEWED', token: stored.token, expiresAt: stored.expiresAt });
+      return; // the page stays as it is
+    } else {
+      if (!snapshot.matches('signedOut') && !snapshot.matches('tokenExpired')) authActor.send({ type: 'SIGN_OUT' });
+      authActor.send({ type: 'RESTORE', token: stored.token, expiresAt: stored.expiresAt });
+    }
+  } finally {
+    applyingRemote = false;
+  }
+  for (const listener of remoteListeners) listener();
+}
+
+function sameSubject(snapshot: AuthSnapshot, token: string): boolean {
+  const subject = tokenSubject(token);
+  const mine = snapshot.context.user?.userId ?? (snapshot.context.token ? tokenSubject(snapshot.context.token) : null);
+  return subject !== null && subject === mine;
+}
+
+/** Called after this window followed another window's sign-in or sign-out (the router runs its middleware again). */
+export function subscribeRemoteSessionChange(listener: () => void): () => void {
+  remoteListeners.add(listener);
+  return () => remoteListeners.delete(listener);
 }
 
 authActor.subscribe(update);
 authActor.start();
 restore();
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key === STORAGE_KEY || event.key === null) applyStoredSession(event.newValue);
+  });
+}
 
 function restore(): void {
-  try {
-    const raw = storage()?.getItem(STORAGE_KEY);
-    if (!raw) return;
-    const saved = JSON.parse(raw) as { token?: unknown; expiresAt?: unknown };
-    if (typeof saved.token !== 'string' || typeof saved.expiresAt !== 'string') return;
-    authActor.send({ type: 'RESTORE', token: saved.token, expiresAt: saved.expiresAt });
-  } catch {
-    // A damaged entry: start signed out.
-  }
+  const saved = readStored(storage()?.getItem(STORAGE_KEY));
+  if (saved) authActor.send({ type: 'RESTORE', token: saved.token, expiresAt: saved.expiresAt });
 }
 
 export function isExpired(session: Pick<Session, 'expiresAt'>, now = Date.now()): boolean {
@@ -89,6 +180,17 @@ export function getSession(): Session | null {
 export function subscribeSession(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/**
+ * Signs in again as the same user (password and a new verification code) while the page stays:
+ * resolves once the machine has the new token, or rejects with the refusal.
+ */
+export async function renewSession(password: string, code: string): Promise<void> {
+  authActor.send({ type: 'RENEW', password, code });
+  const snapshot = await waitFor(authActor, (s) => !s.matches({ signedIn: { token: 'renewing' } }));
+  if (tokenPhase(snapshot) === 'valid') return;
+  throw snapshot.context.error ?? { code: 'UNKNOWN_ERROR', params: {} };
 }
 
 /** Starts a session from a token obtained elsewhere (RESTORE); an expired one is ignored. */
@@ -114,9 +216,10 @@ export function endSession(reason: SessionEndReason = 'signOut'): void {
   }
 }
 
-/** 'expired' while the machine says the last session's token expired (the login page says so). */
+/** 'expired' while the machine says the session's token expired (the login page says so). */
 export function peekSessionEndReason(): SessionEndReason | null {
-  return authActor.getSnapshot().matches('tokenExpired') ? 'expired' : null;
+  const snapshot = authActor.getSnapshot();
+  return snapshot.matches('tokenExpired') || tokenPhase(snapshot) === 'expired' ? 'expired' : null;
 }
 
 /** The token if requests may use it (SPEC §7: never an expired one); an expired session is ended here. */
@@ -135,6 +238,6 @@ export function useSession(): Session | null {
 export function settledAuth(): Promise<AuthSnapshot> {
   return waitFor(
     authActor,
-    (snapshot) => !snapshot.matches('signingIn') && !snapshot.matches('resetting') && !snapshot.matches({ signedIn: 'loadingUser' }),
+    (snapshot) => !snapshot.matches('signingIn') && !snapshot.matches('resetting') && !snapshot.matches({ signedIn: { user: 'loadingUser' } }),
   );
 }

@@ -14,12 +14,12 @@ function toRequestError(error: ClientError | null | undefined): ApiRequestError 
 /** The user of a session that reached signedIn.ready, or the refusal as an ApiRequestError. */
 async function userOfSettledSession(): Promise<UserInfo> {
   const snapshot = await settledAuth();
-  if (snapshot.matches({ signedIn: 'ready' })) {
+  if (snapshot.matches({ signedIn: { user: 'ready' } })) {
     const user = getSession()?.user ?? snapshot.context.user;
     if (user) return user;
   }
   if (snapshot.matches('passwordExpired')) throw toRequestError(snapshot.context.error ?? { code: 'AUTH_PASSWORD_EXPIRED', params: {} });
-  if (snapshot.matches({ signedIn: 'userUnavailable' })) {
+  if (snapshot.matches({ signedIn: { user: 'userUnavailable' } })) {
     const error = toRequestError(snapshot.context.error);
     // The session only stays if the user could be loaded too.
     endSession();
@@ -62,9 +62,9 @@ export async function resetPasswordAndSignIn(request: ResetExpiredPasswordReques
 export async function ensureUser(): Promise<UserInfo> {
   const cached = getSession()?.user;
   if (cached) return cached;
-  if (authActor.getSnapshot().matches({ signedIn: 'userUnavailable' })) authActor.send({ type: 'RETRY_USER' });
+  if (authActor.getSnapshot().matches({ signedIn: { user: 'userUnavailable' } })) authActor.send({ type: 'RETRY_USER' });
   const snapshot = await settledAuth();
-  if (snapshot.matches({ signedIn: 'userUnavailable' })) throw toRequestError(snapshot.context.error);
+  if (snapshot.matches({ signedIn: { user: 'userUnavailable' } })) throw toRequestError(snapshot.context.error);
   const user = getSession()?.user;
   if (!user) throw new ApiRequestError('AUTH_TOKEN_EXPIRED', {}, 401);
   return user;

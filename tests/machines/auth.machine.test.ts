@@ -1,9 +1,9 @@
-/** Auth machine: coverage, sign-in flows, token expiry 500 ms early on an injected clock, the REST defaults. */
+/** Auth machine: coverage, sign-in flows, the expiry warning, renewal and expiry 500 ms early on an injected clock, the REST defaults. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { LoginResponse, UserInfo } from '../../protocol/auth.ts';
 import { TOKEN_EXPIRY_MARGIN_MS } from '../../protocol/auth.ts';
-import { authMachine, authMachineWithApi, canRequest, parseExpiry, requestToken, type Credentials, type PasswordReset } from '../../machines/auth.machine.ts';
+import { authMachine, authMachineWithApi, canRequest, parseExpiry, requestToken, tokenPhase, TOKEN_WARNING_MS, type Credentials, type PasswordReset } from '../../machines/auth.machine.ts';
 import { ApiCallError, createAuthApi, NETWORK_ERROR } from '../../streams/api.ts';
 import { coverMachine } from './coverage.ts';
 
@@ -49,6 +49,10 @@ describe('authMachine coverage', () => {
         ],
         'xstate.done.actor.resetExpiredPassword': [{ type: 'xstate.done.actor.resetExpiredPassword', output: { token: 'tok2', expiresAt: iso(T0 + 1_800_000) } }],
         'xstate.error.actor.resetExpiredPassword': [{ type: 'xstate.error.actor.resetExpiredPassword', error: refusal('AUTH_PASSWORD_USED_BEFORE') }],
+        RENEW: [{ type: 'RENEW', password: 'Secret#1', code: '222222' }],
+        TOKEN_RENEWED: [{ type: 'TOKEN_RENEWED', token: 'from-another-window', expiresAt: iso(T0 + 1_900_000) }],
+        'xstate.done.actor.renew': [{ type: 'xstate.done.actor.renew', output: { token: 'tok3', expiresAt: iso(T0 + 1_850_000) } }],
+        'xstate.error.actor.renew': [{ type: 'xstate.error.actor.renew', error: refusal('AUTH_CODE_INVALID') }],
         'xstate.done.actor.userInfo': [{ type: 'xstate.done.actor.userInfo', output: user }],
         'xstate.error.actor.userInfo': [
           { type: 'xstate.error.actor.userInfo', error: refusal('AUTH_TOKEN_EXPIRED') },
@@ -60,16 +64,24 @@ describe('authMachine coverage', () => {
       'auth.passwordExpired',
       'auth.resetting',
       'auth.signedIn',
-      'auth.signedIn.loadingUser',
-      'auth.signedIn.ready',
-      'auth.signedIn.userUnavailable',
+      'auth.signedIn.token',
+      'auth.signedIn.token.expired',
+      'auth.signedIn.token.expiring',
+      'auth.signedIn.token.renewing',
+      'auth.signedIn.token.valid',
+      'auth.signedIn.user',
+      'auth.signedIn.user.loadingUser',
+      'auth.signedIn.user.ready',
+      'auth.signedIn.user.userUnavailable',
       'auth.signedOut',
       'auth.signingIn',
       'auth.tokenExpired',
     ]);
     expect(report.statesCovered).toEqual(report.states);
     expect(report.transitionsCovered).toEqual(report.transitions);
-    expect(report.transitions).toContain('auth.signedIn --xstate.after.tokenExpiry.auth.signedIn#0--> auth.tokenExpired');
+    expect(report.transitions).toContain('auth.signedIn.token.valid --xstate.after.tokenWarning.auth.signedIn.token.valid#0--> auth.signedIn.token.expiring');
+    expect(report.transitions).toContain('auth.signedIn.token.expiring --xstate.after.tokenExpiry.auth.signedIn.token.expiring#0--> auth.signedIn.token.expired');
+    expect(report.transitions).toContain('auth.signedIn.token.renewing --xstate.error.actor.renew#0[tokenStillUsable]--> auth.signedIn.token.expiring');
     expect(report.paths).toContainEqual(['SIGN_IN', 'xstate.error.actor.login', 'RESET_PASSWORD']);
   });
 });
@@ -128,7 +140,7 @@ afterEach(() => {
 });
 
 describe('sign-in', () => {
-  it('signs in, loads the user, allows requests, and treats the token as expired 500 ms before expiresAt', async () => {
+  it('signs in, loads the user, allows requests, and treats the token as expired 500 ms before expiresAt (the user stays)', async () => {
     const clock = manualClock();
     const expiresAt = T0 + 10_000;
     const { machine, calls } = scripted({ login: [{ token: 'tok-1', expiresAt: iso(expiresAt) }], userInfo: [user] });
@@ -137,7 +149,8 @@ describe('sign-in', () => {
     actor.send(signIn);
     expect(actor.getSnapshot().value).toBe('signingIn');
     await clock.advance(0);
-    expect(actor.getSnapshot().value).toEqual({ signedIn: 'ready' });
+    // Ten seconds of life is inside the two-minute warning: expiring at once.
+    expect(actor.getSnapshot().value).toEqual({ signedIn: { user: 'ready', token: 'expiring' } });
     expect(calls.login).toEqual([{ username: 'broker1', password: 'Secret#1', code: '123456' }]);
     expect(calls.userInfo).toEqual(['tok-1']);
     expect(actor.getSnapshot().context).toMatchObject({ token: 'tok-1', expiresAt, user, error: null, pendingCredentials: null });
@@ -148,8 +161,9 @@ describe('sign-in', () => {
     expect(canRequest(actor.getSnapshot())).toBe(true);
     // At expiresAt - 500 ms the token counts as expired.
     await clock.advance(1);
-    expect(actor.getSnapshot().value).toBe('tokenExpired');
-    expect(actor.getSnapshot().context).toMatchObject({ token: null, error: { code: 'AUTH_TOKEN_EXPIRED', params: {} } });
+    expect(actor.getSnapshot().value).toEqual({ signedIn: { user: 'ready', token: 'expired' } });
+    expect(tokenPhase(actor.getSnapshot())).toBe('expired');
+    expect(actor.getSnapshot().context).toMatchObject({ token: null, user, error: { code: 'AUTH_TOKEN_EXPIRED', params: {} } });
     expect(canRequest(actor.getSnapshot())).toBe(false);
     expect(requestToken(actor.getSnapshot())).toBeNull();
     actor.stop();
@@ -207,7 +221,7 @@ describe('expired password', () => {
     expect(actor.getSnapshot().context.error).toEqual({ code: 'AUTH_PASSWORD_USED_BEFORE', params: {} });
     actor.send({ ...reset, newPassword: 'Newer#123', confirmPassword: 'Newer#123' });
     await vi.advanceTimersByTimeAsync(0);
-    expect(actor.getSnapshot().value).toEqual({ signedIn: 'ready' });
+    expect(actor.getSnapshot().value).toEqual({ signedIn: { user: 'ready', token: 'valid' } });
     expect(calls.reset.at(-1)).toEqual({ username: 'broker1', currentPassword: 'Old#12345', code: '654321', newPassword: 'Newer#123', confirmPassword: 'Newer#123' });
     expect(actor.getSnapshot().context).toMatchObject({ token: 'tok-r', pendingReset: null });
     actor.stop();
@@ -225,8 +239,155 @@ describe('expired password', () => {
   });
 });
 
+describe('expiry warning and signing in again', () => {
+  const LIFE = 1_800_000;
+
+  it('warns two minutes before expiry; RENEW signs in again as the same user and the warning starts over', async () => {
+    const clock = manualClock();
+    const { machine, calls } = scripted({
+      login: [
+        { token: 'tok-1', expiresAt: iso(T0 + LIFE) },
+        { token: 'tok-2', expiresAt: iso(T0 + 2 * LIFE) },
+      ],
+      userInfo: [user],
+    });
+    const actor = createActor(machine, { input: { now: clock.now } }).start();
+    actor.send(signIn);
+    await clock.advance(0);
+    expect(tokenPhase(actor.getSnapshot())).toBe('valid');
+    await clock.advance(LIFE - TOKEN_WARNING_MS - 1);
+    expect(tokenPhase(actor.getSnapshot())).toBe('valid');
+    await clock.advance(1);
+    expect(tokenPhase(actor.getSnapshot())).toBe('expiring');
+    expect(requestToken(actor.getSnapshot())).toBe('tok-1');
+
+    actor.send({ type: 'RENEW', password: 'Secret#1', code: '222222' });
+    expect(tokenPhase(actor.getSnapshot())).toBe('renewing');
+    // The old token still serves requests while the renewal is on its way.
+    expect(requestToken(actor.getSnapshot())).toBe('tok-1');
+    await clock.advance(0);
+    expect(calls.login.at(-1)).toEqual({ username: 'broker1', password: 'Secret#1', code: '222222' });
+    expect(calls.userInfo).toEqual(['tok-1']); // the user is not loaded again
+    expect(actor.getSnapshot().value).toEqual({ signedIn: { user: 'ready', token: 'valid' } });
+    expect(actor.getSnapshot().context).toMatchObject({ token: 'tok-2', expiresAt: T0 + 2 * LIFE, user, pendingCredentials: null, error: null });
+
+    // The timers follow the new expiry: no warning at the old one, a warning before the new one.
+    await clock.advance(TOKEN_WARNING_MS);
+    expect(tokenPhase(actor.getSnapshot())).toBe('valid');
+    await clock.advance(LIFE - TOKEN_WARNING_MS);
+    expect(tokenPhase(actor.getSnapshot())).toBe('expiring');
+    actor.stop();
+  });
+
+  it('a refused renewal keeps the warning with the refusal and the old token; after expiry it keeps the user without a token', async () => {
+    const clock = manualClock();
+    const { machine } = scripted({
+      login: [
+        { token: 'tok-1', expiresAt: iso(T0 + 60_000) },
+        new ApiCallError('AUTH_CODE_ALREADY_USED', {}, 401),
+        new ApiCallError('AUTH_CODE_INVALID', {}, 401),
+        { token: 'tok-2', expiresAt: iso(T0 + 60_000 + LIFE) },
+      ],
+      userInfo: [user],
+    });
+    const actor = createActor(machine, { input: { now: clock.now } }).start();
+    actor.send(signIn);
+    await clock.advance(0);
+    expect(tokenPhase(actor.getSnapshot())).toBe('expiring');
+    actor.send({ type: 'RENEW', password: 'Secret#1', code: '111111' });
+    await clock.advance(0);
+    expect(tokenPhase(actor.getSnapshot())).toBe('expiring');
+    expect(actor.getSnapshot().context).toMatchObject({ token: 'tok-1', error: { code: 'AUTH_CODE_ALREADY_USED', params: {} }, pendingCredentials: null });
+
+    await clock.advance(60_000);
+    expect(tokenPhase(actor.getSnapshot())).toBe('expired');
+    expect(actor.getSnapshot().context).toMatchObject({ token: null, user });
+    expect(canRequest(actor.getSnapshot())).toBe(false);
+    // Requests refused meanwhile change nothing.
+    actor.send({ type: 'TOKEN_REJECTED', code: 'AUTH_TOKEN_EXPIRED' });
+    expect(tokenPhase(actor.getSnapshot())).toBe('expired');
+
+    actor.send({ type: 'RENEW', password: 'Secret#1', code: '333333' });
+    await clock.advance(0);
+    expect(tokenPhase(actor.getSnapshot())).toBe('expired');
+    expect(actor.getSnapshot().context.error).toEqual({ code: 'AUTH_CODE_INVALID', params: {} });
+    actor.send({ type: 'RENEW', password: 'Secret#1', code: '444444' });
+    await clock.advance(0);
+    expect(actor.getSnapshot().value).toEqual({ signedIn: { user: 'ready', token: 'valid' } });
+    expect(requestToken(actor.getSnapshot())).toBe('tok-2');
+    actor.stop();
+  });
+
+  it('a renewal that fails after the token ran out ends in expired without a token', async () => {
+    const clock = manualClock();
+    let fail!: (error: unknown) => void;
+    const machine = authMachine.provide({
+      actors: {
+        login: fromPromise<LoginResponse, Credentials>(async ({ input }) =>
+          input.code === '123456' ? { token: 'tok-1', expiresAt: iso(T0 + 10_000) } : new Promise<LoginResponse>((_, reject) => (fail = reject)),
+        ),
+        userInfo: fromPromise<UserInfo, { token: string }>(async () => user),
+      },
+    });
+    const actor = createActor(machine, { input: { now: clock.now } }).start();
+    actor.send(signIn);
+    await clock.advance(0);
+    actor.send({ type: 'RENEW', password: 'Secret#1', code: '999999' });
+    await clock.advance(20_000);
+    expect(tokenPhase(actor.getSnapshot())).toBe('renewing');
+    fail(new ApiCallError('SERVICE_UNAVAILABLE', {}, 503));
+    await clock.advance(0);
+    expect(tokenPhase(actor.getSnapshot())).toBe('expired');
+    expect(actor.getSnapshot().context).toMatchObject({ token: null, user, error: { code: 'SERVICE_UNAVAILABLE', params: {} } });
+    actor.stop();
+  });
+
+  it('TOKEN_RENEWED (another window signed in again) takes a newer token, in any phase, and ignores the same or an older one', async () => {
+    const clock = manualClock();
+    const { machine } = scripted({ login: [{ token: 'tok-1', expiresAt: iso(T0 + 60_000) }], userInfo: [user] });
+    const actor = createActor(machine, { input: { now: clock.now } }).start();
+    actor.send(signIn);
+    await clock.advance(0);
+    expect(tokenPhase(actor.getSnapshot())).toBe('expiring');
+    actor.send({ type: 'TOKEN_RENEWED', token: 'tok-1', expiresAt: iso(T0 + LIFE) });
+    actor.send({ type: 'TOKEN_RENEWED', token: 'older', expiresAt: iso(T0 + 30_000) });
+    expect(actor.getSnapshot().context.token).toBe('tok-1');
+    actor.send({ type: 'TOKEN_RENEWED', token: 'tok-w2', expiresAt: iso(T0 + LIFE) });
+    expect(actor.getSnapshot().value).toEqual({ signedIn: { user: 'ready', token: 'valid' } });
+    expect(actor.getSnapshot().context).toMatchObject({ token: 'tok-w2', expiresAt: T0 + LIFE });
+
+    // Taken while valid: the warning follows the newest expiry, not the one before.
+    actor.send({ type: 'TOKEN_RENEWED', token: 'tok-w2b', expiresAt: iso(T0 + LIFE + 60_000) });
+    await clock.advance(LIFE - TOKEN_WARNING_MS);
+    expect(tokenPhase(actor.getSnapshot())).toBe('valid');
+    await clock.advance(60_000);
+    expect(tokenPhase(actor.getSnapshot())).toBe('expiring');
+    await clock.advance(TOKEN_WARNING_MS);
+    expect(tokenPhase(actor.getSnapshot())).toBe('expired');
+    actor.send({ type: 'TOKEN_RENEWED', token: 'tok-w3', expiresAt: iso(T0 + 3 * LIFE) });
+    expect(tokenPhase(actor.getSnapshot())).toBe('valid');
+    expect(requestToken(actor.getSnapshot())).toBe('tok-w3');
+    actor.stop();
+  });
+
+  it('a window whose session ended without a user takes a kept token from another window (RESTORE in tokenExpired)', async () => {
+    const { machine } = scripted({
+      login: [{ token: 'a', expiresAt: iso(T0 + LIFE) }],
+      userInfo: [new ApiCallError('AUTH_TOKEN_INVALID', {}, 401), user],
+    });
+    const actor = createActor(machine, { input: { now: () => T0 } }).start();
+    actor.send(signIn);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('tokenExpired');
+    actor.send({ type: 'RESTORE', token: 'b', expiresAt: iso(T0 + LIFE) });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toEqual({ signedIn: { user: 'ready', token: 'valid' } });
+    actor.stop();
+  });
+});
+
 describe('token rejection, restore, sign out', () => {
-  it('TOKEN_REJECTED and a rejected userInfo end the session; signing in again works', async () => {
+  it('TOKEN_REJECTED expires the token and keeps the user; a rejected userInfo ends the session; signing in again works', async () => {
     const { machine } = scripted({
       login: [
         { token: 'a', expiresAt: iso(T0 + 1_800_000) },
@@ -238,8 +399,9 @@ describe('token rejection, restore, sign out', () => {
     actor.send(signIn);
     await vi.advanceTimersByTimeAsync(0);
     actor.send({ type: 'TOKEN_REJECTED', code: 'AUTH_TOKEN_EXPIRED' });
-    expect(actor.getSnapshot().value).toBe('tokenExpired');
-    expect(actor.getSnapshot().context.token).toBeNull();
+    expect(actor.getSnapshot().value).toEqual({ signedIn: { user: 'ready', token: 'expired' } });
+    expect(actor.getSnapshot().context).toMatchObject({ token: null, user });
+    actor.send({ type: 'SIGN_OUT' });
     actor.send(signIn);
     await vi.advanceTimersByTimeAsync(0);
     expect(actor.getSnapshot().value).toBe('tokenExpired');
@@ -254,11 +416,11 @@ describe('token rejection, restore, sign out', () => {
     const actor = createActor(machine, { input: { now: () => T0 } }).start();
     actor.send(signIn);
     await vi.advanceTimersByTimeAsync(0);
-    expect(actor.getSnapshot().value).toEqual({ signedIn: 'userUnavailable' });
+    expect(actor.getSnapshot().value).toEqual({ signedIn: { user: 'userUnavailable', token: 'valid' } });
     expect(canRequest(actor.getSnapshot())).toBe(true);
     actor.send({ type: 'RETRY_USER' });
     await vi.advanceTimersByTimeAsync(0);
-    expect(actor.getSnapshot().value).toEqual({ signedIn: 'ready' });
+    expect(actor.getSnapshot().value).toEqual({ signedIn: { user: 'ready', token: 'valid' } });
     actor.stop();
   });
 
@@ -270,7 +432,7 @@ describe('token rejection, restore, sign out', () => {
     actor.send({ type: 'RESTORE', token: 'kept', expiresAt: iso(T0 + 501) });
     expect(actor.getSnapshot().matches('signedIn')).toBe(true);
     await vi.advanceTimersByTimeAsync(1);
-    expect(actor.getSnapshot().value).toBe('tokenExpired');
+    expect(tokenPhase(actor.getSnapshot())).toBe('expired');
     actor.stop();
   });
 
@@ -279,7 +441,7 @@ describe('token rejection, restore, sign out', () => {
     const actor = createActor(machine, { input: { now: () => T0 } }).start();
     actor.send({ type: 'RESTORE', token: 'kept', expiresAt: iso(T0 + 60_000) });
     await vi.advanceTimersByTimeAsync(0);
-    expect(actor.getSnapshot().matches({ signedIn: 'ready' })).toBe(true);
+    expect(actor.getSnapshot().matches({ signedIn: { user: 'ready' } })).toBe(true);
     const darker = { ...user, preferences: { ...user.preferences, theme: 'dark' as const } };
     actor.send({ type: 'USER_UPDATED', user: darker });
     expect(actor.getSnapshot().context.user?.preferences.theme).toBe('dark');
@@ -316,7 +478,7 @@ describe('the default REST actors', () => {
     });
     const actor = createActor(authMachineWithApi(createAuthApi({ fetch: fetchImpl })), { input: {} }).start();
     actor.send(signIn);
-    await waitFor(actor, (s) => s.matches({ signedIn: 'ready' }), { timeout: 2_000 });
+    await waitFor(actor, (s) => s.matches({ signedIn: { user: 'ready' } }), { timeout: 2_000 });
     expect(JSON.parse(String(seen[0]!.init.body))).toEqual({ username: 'broker1', password: 'Secret#1', code: '123456' });
     expect((seen[1]!.init.headers as Record<string, string>)['Authorization']).toBe('Bearer jwt');
     expect(actor.getSnapshot().context.user).toEqual(user);
