@@ -14,6 +14,8 @@ import { useLocale } from '../i18n/use-locale.ts';
 import { useConnectionStatus } from '../realtime/RealtimeProvider.tsx';
 import { ChatButton } from '../trading/chat/ChatButton.tsx';
 import { NotificationBell } from '../trading/notifications/NotificationBell.tsx';
+import { MuteSwitch } from '../trading/notifications/MuteSwitch.tsx';
+import { ToastTray } from '../trading/notifications/ToastTray.tsx';
 
 export function BrandLink() {
   const locale = useLocale();
@@ -96,6 +98,7 @@ export function AppHeader() {
           {user && <PasswordExpiryIndicator passwordExpiresAt={user.passwordExpiresAt} />}
           {signedIn && <ChatButton />}
           {signedIn && <NotificationBell />}
+          {signedIn && <MuteSwitch />}
           <LanguageSwitch />
           <ThemeToggle />
           {signedIn ? (
@@ -117,6 +120,7 @@ export function AppHeader() {
           )}
         </div>
       </div>
+      {signedIn && <ToastTray />}
     </header>
   );
 }

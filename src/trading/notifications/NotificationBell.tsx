@@ -60,7 +60,7 @@ export function NotificationBellView({ center, reference }: { center: Notificati
 }
 
 /** Markets and assets for the texts (cached per session), when none are given. */
-function useReference(given: Reference | undefined): Reference {
+export function useReference(given: Reference | undefined): Reference {
   const [loaded, setLoaded] = useState<{ assets: readonly AssetSpecification[]; markets: readonly Market[] } | null>(null);
   useEffect(() => {
     if (given) return undefined;

@@ -4,7 +4,7 @@ import type { AssetSpecification, Market } from '../../../protocol/reference.ts'
 import { enumLabelKey, enumLabelGroups } from '../../i18n/enum-labels.ts';
 import { formatMinor } from '../../i18n/format.ts';
 import type { MessageKey } from '../../i18n/messages/index.ts';
-import type { NotificationCategory, NotificationEntry } from './notification-center.ts';
+import type { Member, NotificationCategory, NotificationEntry } from './notification-center.ts';
 
 export type Tone = 'info' | 'success' | 'warning';
 
@@ -69,8 +69,38 @@ function serverValues(intl: IntlShape, n: Notification, reference: Reference): R
   };
 }
 
+/** A grouped entry: "12 orders of RO-HIDRO expired", "3 trades on GSPOT-DA", in the user's language. */
+function describeGroup(intl: IntlShape, entry: NotificationEntry, reference: Reference): { text: string; tone: Tone } {
+  const { members } = entry;
+  const first = members[0]!;
+  const count = members.length;
+  const sameAsset = members.every((member) => member.assetId === first.assetId) && first.assetId !== '';
+  const assetCode = (id: string) => reference.assets.get(id)?.code ?? id;
+  const values = { count, client: first.clientCode, asset: sameAsset ? assetCode(first.assetId) : '', scope: sameAsset ? 'asset' : 'any' };
+  const all = (kind: Member['kind']) => members.every((member) => member.kind === kind);
+  if (first.kind === 'fill') return { tone: 'success', text: intl.formatMessage({ id: 'notifications.group.fills' }, { count, asset: assetCode(first.assetId) }) };
+  if (all('expired')) return { tone: 'warning', text: intl.formatMessage({ id: 'notifications.group.expired' }, values) };
+  if (all('systemCancelled')) return { tone: 'warning', text: intl.formatMessage({ id: 'notifications.group.systemCancelled' }, values) };
+  if (members.every((member) => member.kind === 'expired' || member.kind === 'systemCancelled' || member.kind === 'ended')) {
+    return { tone: 'warning', text: intl.formatMessage({ id: 'notifications.group.ended' }, values) };
+  }
+  const { content } = entry;
+  if (first.kind === 'order' && content.source === 'order') {
+    const { order } = content;
+    const status = intl.formatMessage({ id: order.suspended ? 'notifications.group.suspended' : enumLabelKey('orderStatus', order.status) });
+    return { tone: 'info', text: intl.formatMessage({ id: 'notifications.group.orders' }, { ...values, status }) };
+  }
+  if (first.kind === 'phase' && content.source === 'server') {
+    const marketId = String(content.notification.values.marketId ?? '');
+    const market = reference.markets?.get(marketId)?.name ?? marketId;
+    return { tone: 'info', text: intl.formatMessage({ id: 'notifications.group.phases' }, { count, market }) };
+  }
+  return { tone: 'info', text: intl.formatMessage({ id: 'notifications.group.other' }, { count, kind: intl.formatMessage({ id: categoryLabel[entry.category] }) }) };
+}
+
 /** The text and tone of an entry in the user's language. */
 export function describeEntry(intl: IntlShape, entry: NotificationEntry, reference: Reference): { text: string; tone: Tone } {
+  if (entry.members.length > 1) return describeGroup(intl, entry, reference);
   const { content } = entry;
   if (content.source === 'order') {
     const { order } = content;

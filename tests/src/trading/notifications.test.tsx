@@ -1,91 +1,111 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { createIntl } from 'react-intl';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { Subject } from 'rxjs';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Notification, OrderUpdate, Transaction } from '../../../protocol/market-data.ts';
-import { messagesFor } from '../../../src/i18n/messages/index.ts';
-import { notificationToasts, REPLAY_WINDOW_MS, ToastRegion } from '../../../src/trading/TradingDesk.tsx';
+import { createNotificationCenter, REPLAY_WINDOW_MS } from '../../../src/trading/notifications/notification-center.ts';
+import { FILL_MIN_MS, NOTICE_MS } from '../../../src/trading/notifications/toast-tray.ts';
+import { ToastTrayView } from '../../../src/trading/notifications/ToastTray.tsx';
 import { WithIntl } from '../components/intl.tsx';
 import { asset, order, transaction as tradeFixture } from './fixtures.ts';
+import { serverNotification } from './notifications/fixtures.ts';
 
-afterEach(cleanup);
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(new Date('2026-11-22T10:00:00.000Z'));
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
-const transaction = tradeFixture();
+const reference = { assets: new Map([[asset.id, asset]]) };
 
 function setup(locale: 'en' | 'ro' = 'en') {
-  let clock = 1_000_000;
-  const orders = new Subject<OrderUpdate>();
-  const trades = new Subject<Transaction>();
-  const texts: string[] = [];
-  const intl = createIntl({ locale, defaultLocale: 'ro', messages: messagesFor(locale) });
-  notificationToasts({ orders, trades, intl, assets: () => new Map([[asset.id, asset]]), now: () => clock }).subscribe((toast) => texts.push(`${toast.tone}: ${toast.text}`));
-  return { orders, trades, texts, advance: (ms: number) => (clock += ms) };
+  const sources = { orders: new Subject<OrderUpdate>(), trades: new Subject<Transaction>(), notifications: new Subject<Notification>() };
+  const center = createNotificationCenter(sources);
+  const onBeep = vi.fn();
+  render(
+    <WithIntl locale={locale}>
+      <ToastTrayView center={center} sound reference={reference} onBeep={onBeep} />
+    </WithIntl>,
+  );
+  center.start();
+  return { center, onBeep, ...sources };
 }
 
-describe('notifications', () => {
-  it('ignores the replay of existing orders on subscribe and reports later order events and trades', () => {
-    const { orders, trades, texts, advance } = setup();
-    orders.next({ seq: 40, order: order({ orderId: 'old-1' }) });
-    orders.next({ seq: 40, order: order({ orderId: 'old-2', status: 'cancelled' }) });
-    advance(REPLAY_WINDOW_MS + 1);
-    orders.next({ seq: 40, order: order({ orderId: 'old-3' }) }); // late part of the same replay
-    expect(texts).toEqual([]);
+const tray = () => screen.getByRole('status', { name: /Notifications|Notificări/ });
+const toastTexts = () => within(tray()).queryAllByTestId('toast').map((toast) => toast.textContent?.replace('×', '') ?? '');
+const wait = (ms: number) => act(() => vi.advanceTimersByTime(ms));
+const expiry = (id: string, clientCode = 'RO-HIDRO') =>
+  serverNotification({ id: `e-${id}`, kind: 'orderExpired', values: { orderId: id, assetId: asset.id, clientCode, way: 'bid', qty: 100, price: 14000 } });
 
-    orders.next({ seq: 41, order: order({ orderId: 'O-1', way: 'ask', price: 15100, offeredQty: 50 }) });
-    orders.next({ seq: 42, order: order({ orderId: 'O-1', way: 'ask', price: 15100, status: 'cancelled', offeredQty: 50 }) });
-    trades.next(transaction);
-    expect(texts).toEqual([
-      'info: Order Created: Ask 5.0 GSPOT-DA at 151.00 for RO-HIDRO',
-      'warning: Order Cancelled: Ask 5.0 GSPOT-DA at 151.00 for RO-HIDRO',
-      'success: Trade on GSPOT-DA: 5.0 at 151.00 (RO-HIDRO → RO-TERMO)',
-    ]);
+describe('the toast tray', () => {
+  it("toasts own fills and expiries, but not the replay, the user's own order events or market-wide phases", () => {
+    const { orders, trades, notifications, onBeep } = setup();
+    act(() => orders.next({ seq: 40, order: order({ orderId: 'old-1' }) })); // the replay on subscribe
+    wait(REPLAY_WINDOW_MS + 1);
+    act(() => {
+      orders.next({ seq: 41, order: order({ orderId: 'O-1', way: 'ask', price: 15100, offeredQty: 50 }) });
+      orders.next({ seq: 42, order: order({ orderId: 'O-1', status: 'cancelled' }) });
+      notifications.next(serverNotification({ id: 'p-1', kind: 'phaseChanged', values: { marketId: 'GAS-SPOT', assetId: asset.id, phase: 'closing' } }));
+    });
+    expect(toastTexts()).toEqual([]);
+    expect(onBeep).not.toHaveBeenCalled();
+    act(() => {
+      trades.next(tradeFixture());
+      notifications.next(expiry('O-3'));
+    });
+    expect(toastTexts()).toEqual(['Order O-3 expired: Bid 10.0 GSPOT-DA at 140.00 for RO-HIDRO', 'Trade on GSPOT-DA: 5.0 at 151.00 (RO-HIDRO → RO-TERMO)']);
+    expect(onBeep).toHaveBeenCalledTimes(2);
   });
 
-  it('reports an order event at once when there was nothing to replay, in Romanian too', () => {
-    const { orders, trades, texts, advance } = setup('ro');
-    advance(REPLAY_WINDOW_MS + 1);
-    orders.next({ seq: 7, order: order({ suspended: true }) });
-    trades.next(transaction);
-    expect(texts).toEqual([
-      'info: Ordin suspendat (Creat): Cumpărare 10,0 GSPOT-DA la 150,00 pentru RO-HIDRO',
-      'success: Tranzacție pe GSPOT-DA: 5,0 la 151,00 (RO-HIDRO → RO-TERMO)',
-    ]);
+  it('groups many at once into one toast with a count, in English and Romanian', () => {
+    for (const [locale, text] of [
+      ['en', '12 orders of RO-HIDRO on GSPOT-DA expired'],
+      ['ro', '12 ordine ale clientului RO-HIDRO pe GSPOT-DA au expirat'],
+    ] as const) {
+      const { notifications, onBeep } = setup(locale);
+      wait(REPLAY_WINDOW_MS + 1);
+      act(() => {
+        for (let index = 1; index <= 12; index++) notifications.next(expiry(`O-${index}`));
+      });
+      expect(toastTexts()).toEqual([text]);
+      expect(onBeep).toHaveBeenCalledTimes(1);
+      cleanup();
+    }
   });
 
-  it("toasts the server's notifications, but never a fact twice: the server's copy of a trade or an order's end makes no second toast", () => {
-    let clock = 1_000_000;
-    const orders = new Subject<OrderUpdate>();
-    const trades = new Subject<Transaction>();
-    const notifications = new Subject<Notification>();
-    const texts: string[] = [];
-    const intl = createIntl({ locale: 'en', defaultLocale: 'ro', messages: messagesFor('en') });
-    const subscription = notificationToasts({ orders, trades, notifications, intl, assets: () => new Map([[asset.id, asset]]), now: () => clock }).subscribe((toast) => texts.push(`${toast.tone}: ${toast.text}`));
-    clock += REPLAY_WINDOW_MS + 1;
-    const at = '2026-11-22T10:00:01.000Z';
-    trades.next(transaction);
-    notifications.next({ id: 'n1', kind: 'orderTraded', messageKey: 'notifications.orderTraded', at, values: { transactionId: 'T-1', orderId: 'O-1', way: 'ask', assetId: asset.id, qty: 50, price: 15100, clientCode: 'RO-HIDRO' } });
-    notifications.next({ id: 'n2', kind: 'orderExpired', messageKey: 'notifications.orderExpired', at, values: { orderId: 'O-3', way: 'bid', assetId: asset.id, qty: 100, price: 14000, clientCode: 'RO-GAZEST' } });
-    orders.next({ seq: 50, order: order({ orderId: 'O-3', status: 'cancelled' }) });
-    notifications.next({ id: 'n3', kind: 'phaseChanged', messageKey: 'notifications.phaseChanged', at, values: { marketId: 'GAS-SPOT', assetId: asset.id, phase: 'closing', previous: 'trading' } });
-    subscription.unsubscribe();
-    orders.next({ seq: 51, order: order({ orderId: 'O-4' }) });
-    expect(texts).toEqual([
-      'success: Trade on GSPOT-DA: 5.0 at 151.00 (RO-HIDRO → RO-TERMO)',
-      'warning: Order O-3 expired: Bid 10.0 GSPOT-DA at 140.00 for RO-GAZEST',
-      'info: GSPOT-DA (GAS-SPOT) is now in the Closing phase',
-    ]);
+  it("shows at most three; a notice leaves after NOTICE_MS, one's own fill stays until read", () => {
+    const { center, trades, notifications } = setup();
+    wait(REPLAY_WINDOW_MS + 1);
+    act(() => trades.next(tradeFixture()));
+    act(() => {
+      notifications.next(expiry('A', 'RO-A'));
+      notifications.next(expiry('B', 'RO-B'));
+      notifications.next(expiry('C', 'RO-C'));
+    });
+    expect(toastTexts()).toHaveLength(3);
+    expect(toastTexts()[2]).toContain('Trade on GSPOT-DA');
+    wait(NOTICE_MS);
+    expect(toastTexts()).toEqual(['Trade on GSPOT-DA: 5.0 at 151.00 (RO-HIDRO → RO-TERMO)']);
+    wait(10 * FILL_MIN_MS);
+    expect(toastTexts()).toHaveLength(1);
+    // Read by a click: the toast leaves and the bell's entry is read.
+    fireEvent.click(within(tray()).getByRole('button', { name: /Trade on GSPOT-DA/ }));
+    expect(toastTexts()).toEqual([]);
+    expect(center.current().entries.find((entry) => entry.key === 'trade:T-1')?.read).toBe(true);
   });
 
-  it('shows toasts in a live region that can be dismissed', () => {
-    const onDismiss = vi.fn();
-    render(
-      <WithIntl>
-        <ToastRegion toasts={[{ id: 3, tone: 'success', text: 'Trade on GSPOT-DA' }]} onDismiss={onDismiss} />
-      </WithIntl>,
-    );
-    expect(screen.getByRole('status', { name: 'Notifications' }).textContent).toContain('Trade on GSPOT-DA');
-    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
-    expect(onDismiss).toHaveBeenCalledWith(3);
+  it('a toast dismissed, or read in the bell, leaves the tray', () => {
+    const { center, trades } = setup();
+    wait(REPLAY_WINDOW_MS + 1);
+    act(() => trades.next(tradeFixture()));
+    act(() => trades.next({ ...tradeFixture(), transactionId: 'T-9', assetId: 'GSPOT-WD' }));
+    expect(toastTexts()).toHaveLength(2);
+    fireEvent.click(within(tray()).getAllByRole('button', { name: 'Dismiss' })[0]!);
+    expect(toastTexts()).toHaveLength(1);
+    act(() => center.markAllRead());
+    expect(toastTexts()).toEqual([]);
   });
 });

@@ -21,7 +21,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const market: Market = { id: 'GAS-SPOT', name: 'Gas spot', commodity: 'gas', kind: 'spot', workspaceType: 'gas', currency: 'RON' };
+const market: Market = { id: 'GAS-SPOT', name: 'Gas spot', names: { ro: 'Gaze naturale spot', en: 'Gas spot' }, commodity: 'gas', kind: 'spot', workspaceType: 'gas', currency: 'RON' };
 const reference = { assets: new Map([[asset.id, asset]]), markets: new Map([[market.id, market]]) };
 
 function setup(locale: 'en' | 'ro' = 'en') {
@@ -106,5 +106,28 @@ describe('the notifications bell', () => {
       'Ordinul O-4 a fost anulat de sistem (restul unui ordin imediat-sau-anulat): Cumpărare 6,0 GSPOT-DA la 150,00 pentru RO-INDUS',
       'Gas spot este acum în faza Închidere',
     ]);
+  });
+
+  it('keeps grouped entries: one line with a count, counted once among the unread, in both languages', () => {
+    for (const [locale, bellName, expected] of [
+      ['en', 'Notifications, 3 unread', ['25 trades on GSPOT-DA for your orders', '2 session phase changes on Gas spot', '3 orders of RO-INDUS on GSPOT-DA cancelled by the system']],
+      ['ro', 'Notificări, 3 necitite', ['25 de tranzacții pe GSPOT-DA pentru ordinele dumneavoastră', '2 schimbări de fază pe Gas spot', '3 ordine ale clientului RO-INDUS pe GSPOT-DA au fost anulate de sistem']],
+    ] as const) {
+      const { notifications, trades } = setup(locale);
+      act(() => {
+        for (const id of ['O-1', 'O-2', 'O-3']) {
+          notifications.next(serverNotification({ id: `c-${id}`, kind: 'orderCancelled', values: { orderId: id, assetId: asset.id, clientCode: 'RO-INDUS', reason: 'ioc' } }));
+        }
+        for (const assetId of [asset.id, 'GSPOT-WD']) notifications.next(serverNotification({ id: `p-${assetId}`, kind: 'phaseChanged', values: { marketId: 'GAS-SPOT', assetId, phase: 'closing' } }));
+        for (let index = 0; index < 25; index++) trades.next({ ...transaction, transactionId: `T-${index}` });
+      });
+      fireEvent.click(screen.getByRole('button', { name: bellName }));
+      const items = within(screen.getByRole('dialog')).getAllByTestId('notification');
+      expect(items.map((item) => item.querySelector('.notification-text')?.textContent)).toEqual(expected);
+      // Read once, the whole group is read.
+      fireEvent.click(items[0]!.querySelector('button')!);
+      expect(screen.getByTestId('notification-count').textContent).toBe('2');
+      cleanup();
+    }
   });
 });
