@@ -7,19 +7,24 @@
  *                                  '--error--> refused (server code + params) --CHANGE--> editing
  *                                                                              --RETRY--> submitting
  *
- * Client-side validation uses protocol/decimal.ts with the asset's decimals and steps and yields
- * exactly the keys of the SPEC §5 messages: 'Price is required!' -> validation.priceRequired,
- * 'Invalid price!' -> validation.priceInvalid, 'Invalid quantity!' -> validation.quantityInvalid,
- * 'Field required!' -> validation.fieldRequired. The server's own rules (limits, funds...) come back
- * as a refusal with its code. An add carries an idempotency key: the same until the form changes,
- * so a retry after a network error cannot place the order twice.
+ * Client-side validation uses protocol/decimal.ts with the asset's decimals and steps. A message
+ * states the rule broken, with its step or bounds (issue 11: 'Price must be a multiple of 0.01 RON',
+ * 'Quantity must be between 1 and 1,000 MWh'): each error is a key and its params, decimal strings
+ * as the server sends them, so the view localises both alike. 'Price is required!' and 'Field
+ * required!' keep the SPEC §5 wording. The server's own rules (limits, funds...) come back as a
+ * refusal with its code. An add carries an idempotency key: the same until the form changes, so a
+ * retry after a network error cannot place the order twice.
+ *
+ * The client: a new order starts with the one given, else the client last used on this asset
+ * (`clientMemory`, per user), else the user's only client. An accepted add is remembered.
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
-import { isMultipleOf, parseDecimal } from '../protocol/decimal.ts';
+import { formatDecimal, isMultipleOf, MAX_WHOLE_DIGITS, parseDecimal } from '../protocol/decimal.ts';
 import type { ExecutionType, ValidityType, Way } from '../protocol/enums.ts';
 import type { Order } from '../protocol/market-data.ts';
 import type { AddOrderRequest, ModifyOrderRequest } from '../protocol/orders.ts';
 import { toClientError, type ClientError, type OrderSubmission, type OrdersApi } from '../streams/api.ts';
+import type { ClientMemory } from './client-memory.ts';
 import { phaseRefusal, type OrderAction, type PhasePermissions } from './session-phase.machine.ts';
 
 export type OrderTicketMode = 'add' | 'modify' | 'cancel' | 'suspend' | 'activate';
@@ -37,6 +42,9 @@ export interface TicketAsset {
   quantityInput?: 'qty' | 'noCnt';
   /** Quantity per contract in minor units (engine default 1): noCnt of a qty order = ceil(qty / contractQty). */
   contractQty?: number;
+  /** Shown with price and quantity rules ('RON', 'MWh'). */
+  currency?: string;
+  unit?: string;
 }
 
 export interface OrderForm {
@@ -52,13 +60,30 @@ export interface OrderForm {
 export type OrderFormField = keyof OrderForm;
 
 export const validationKeys = {
-  priceRequired: 'validation.priceRequired',
-  invalidPrice: 'validation.priceInvalid',
-  invalidQuantity: 'validation.quantityInvalid',
   fieldRequired: 'validation.fieldRequired',
+  priceRequired: 'validation.priceRequired',
+  /** {step} {currency} */
+  priceStep: 'validation.priceStep',
+  /** {min} {currency}: the smallest price, one step. */
+  priceMinimum: 'validation.priceMinimum',
+  /** {maxDigits} */
+  priceTooManyDigits: 'validation.priceTooManyDigits',
+  /** {step} {unit} */
+  quantityStep: 'validation.quantityStep',
+  /** {min} {max} {unit} */
+  quantityRange: 'validation.quantityRange',
+  /** {min} {unit}: an asset without a maximum. */
+  quantityMinimum: 'validation.quantityMinimum',
+  /** A whole number of contracts, at least one. */
+  contractCount: 'validation.contractCount',
 } as const;
 export type ValidationKey = (typeof validationKeys)[keyof typeof validationKeys];
-export type FormErrors = Partial<Record<OrderFormField, ValidationKey>>;
+/** A field's error: the message key and its params (decimal strings with a dot, codes, units). */
+export interface FormError {
+  key: ValidationKey;
+  params?: Record<string, string | number>;
+}
+export type FormErrors = Partial<Record<OrderFormField, FormError>>;
 
 export type { OrderSubmission };
 
@@ -79,6 +104,10 @@ export interface OrderTicketInput {
   permissions?: PhasePermissions | null;
   /** Prefix of idempotency keys; default a random UUID. Keys are `${prefix}-${n}`. */
   keyPrefix?: string;
+  /** The clients the user acts for: the ticket's client list. */
+  clientCodes?: readonly string[];
+  /** The last client per asset (per user); an accepted add updates it. */
+  clientMemory?: ClientMemory | null;
 }
 
 export interface OrderTicketContext {
@@ -98,6 +127,8 @@ export interface OrderTicketContext {
   keySeq: number;
   result: unknown;
   refusal: ClientError | null;
+  clientCodes: readonly string[];
+  clientMemory: ClientMemory | null;
 }
 
 const emptyForm: OrderForm = { way: '', price: '', qty: '', validityType: '', validity: '', executionType: 'normal', clientCode: '' };
@@ -109,6 +140,16 @@ function formatMinor(minor: number | null, decimals: number): string {
   const whole = digits.slice(0, digits.length - decimals);
   const fraction = digits.slice(digits.length - decimals);
   return (negative ? '-' : '') + whole + (decimals > 0 ? '.' + fraction : '');
+}
+
+/**
+ * The client a new order starts with: the one asked for, else the one last used on the asset (while
+ * the user still acts for it), else the user's only client, else none (the user picks).
+ */
+export function initialClientCode(asked: string | undefined, clientCodes: readonly string[], remembered: string | null): string {
+  if (asked) return asked;
+  if (remembered && clientCodes.includes(remembered)) return remembered;
+  return clientCodes.length === 1 ? clientCodes[0]! : '';
 }
 
 /** The form a ticket starts with: the order's values for modify, the defaults for add. */
@@ -135,40 +176,66 @@ interface Parsed {
   qty: number | null;
 }
 
-function validatePrice(text: string, asset: TicketAsset, required: boolean): { error?: ValidationKey; value: number | null } {
-  if (text.trim() === '') return required ? { error: validationKeys.priceRequired, value: null } : { value: null };
+type FieldCheck = { error?: FormError; value: number | null };
+
+function priceRule(asset: TicketAsset): FormError {
+  return { key: validationKeys.priceStep, params: { step: formatDecimal(asset.priceStep, asset.priceDecimals), currency: asset.currency ?? '' } };
+}
+
+function validatePrice(text: string, asset: TicketAsset, required: boolean): FieldCheck {
+  if (text.trim() === '') return required ? { error: { key: validationKeys.priceRequired }, value: null } : { value: null };
   const parsed = parseDecimal(text, asset.priceDecimals);
-  if (!parsed.ok || parsed.value <= 0 || !isMultipleOf(parsed.value, asset.priceStep)) return { error: validationKeys.invalidPrice, value: null };
+  if (!parsed.ok) {
+    if (parsed.reason === 'tooManyWholeDigits' || parsed.reason === 'unsafe') return { error: { key: validationKeys.priceTooManyDigits, params: { maxDigits: MAX_WHOLE_DIGITS } }, value: null };
+    return { error: priceRule(asset), value: null };
+  }
+  if (parsed.value <= 0) {
+    return { error: { key: validationKeys.priceMinimum, params: { min: formatDecimal(asset.priceStep, asset.priceDecimals), currency: asset.currency ?? '' } }, value: null };
+  }
+  if (!isMultipleOf(parsed.value, asset.priceStep)) return { error: priceRule(asset), value: null };
   return { value: parsed.value };
 }
 
-function validateQuantity(text: string, asset: TicketAsset): { error?: ValidationKey; value: number | null } {
-  if (text.trim() === '') return { error: validationKeys.fieldRequired, value: null };
-  const byContracts = asset.quantityInput === 'noCnt';
-  const parsed = parseDecimal(text, byContracts ? 0 : asset.quantityDecimals);
-  if (!parsed.ok || parsed.value <= 0) return { error: validationKeys.invalidQuantity, value: null };
-  if (!byContracts) {
-    if (!isMultipleOf(parsed.value, asset.quantityStep)) return { error: validationKeys.invalidQuantity, value: null };
-    if (asset.minQuantity !== undefined && parsed.value < asset.minQuantity) return { error: validationKeys.invalidQuantity, value: null };
-    if (asset.maxQuantity !== undefined && parsed.value > asset.maxQuantity) return { error: validationKeys.invalidQuantity, value: null };
+/** The bounds rule of the quantity: between min and max, or at least min (one step when the asset sets none). */
+function quantityBounds(asset: TicketAsset): FormError {
+  const unit = asset.unit ?? '';
+  const min = formatDecimal(asset.minQuantity ?? asset.quantityStep, asset.quantityDecimals);
+  if (asset.maxQuantity === undefined) return { key: validationKeys.quantityMinimum, params: { min, unit } };
+  return { key: validationKeys.quantityRange, params: { min, max: formatDecimal(asset.maxQuantity, asset.quantityDecimals), unit } };
+}
+
+function validateQuantity(text: string, asset: TicketAsset): FieldCheck {
+  if (text.trim() === '') return { error: { key: validationKeys.fieldRequired }, value: null };
+  if (asset.quantityInput === 'noCnt') {
+    const parsed = parseDecimal(text, 0);
+    if (!parsed.ok || parsed.value <= 0) return { error: { key: validationKeys.contractCount }, value: null };
+    return { value: parsed.value };
   }
+  const stepRule: FormError = { key: validationKeys.quantityStep, params: { step: formatDecimal(asset.quantityStep, asset.quantityDecimals), unit: asset.unit ?? '' } };
+  const parsed = parseDecimal(text, asset.quantityDecimals);
+  if (!parsed.ok) return { error: parsed.reason === 'tooManyDecimals' ? stepRule : quantityBounds(asset), value: null };
+  if (parsed.value <= 0) return { error: quantityBounds(asset), value: null };
+  if (asset.minQuantity !== undefined && parsed.value < asset.minQuantity) return { error: quantityBounds(asset), value: null };
+  if (asset.maxQuantity !== undefined && parsed.value > asset.maxQuantity) return { error: quantityBounds(asset), value: null };
+  if (!isMultipleOf(parsed.value, asset.quantityStep)) return { error: stepRule, value: null };
   return { value: parsed.value };
 }
 
 /**
  * Client-side validation of a ticket; `errors` is empty when the form can be sent.
- * Only the SPEC §5 keys are produced; the server checks the rest.
+ * Fields, steps and bounds only; the server checks the rest.
  */
 export function validateOrderForm(mode: OrderTicketMode, form: OrderForm, asset: TicketAsset, order: Order | null = null): { errors: FormErrors; parsed: Parsed } {
   const errors: FormErrors = {};
   const parsed: Parsed = { price: null, qty: null };
   if (mode !== 'add' && mode !== 'modify') return { errors, parsed };
+  const required: FormError = { key: validationKeys.fieldRequired };
   if (mode === 'add') {
-    if (form.way === '') errors.way = validationKeys.fieldRequired;
-    if (form.clientCode.trim() === '') errors.clientCode = validationKeys.fieldRequired;
+    if (form.way === '') errors.way = required;
+    if (form.clientCode.trim() === '') errors.clientCode = required;
   }
-  if (form.validityType === '') errors.validityType = validationKeys.fieldRequired;
-  else if ((form.validityType === 'GTD' || form.validityType === 'GTSV') && form.validity.trim() === '') errors.validity = validationKeys.fieldRequired;
+  if (form.validityType === '') errors.validityType = required;
+  else if ((form.validityType === 'GTD' || form.validityType === 'GTSV') && form.validity.trim() === '') errors.validity = required;
   // A market order (no price) is only IOC or FOK; an order placed without a price stays without one.
   const priceRequired = mode === 'add' ? form.executionType === 'normal' : order?.price !== null;
   const price = validatePrice(form.price, asset, priceRequired);
@@ -266,6 +333,10 @@ export const orderTicketMachine = setup({
     storeResult: assign((_, params: { output: unknown }) => ({ result: params.output })),
     storeRefusal: assign((_, params: { error: unknown }) => ({ refusal: toClientError(params.error) })),
     updatePermissions: assign(({ event }) => (event.type === 'PERMISSIONS' ? { permissions: event.permissions } : {})),
+    rememberClient: ({ context }) => {
+      const clientCode = context.submittedForm?.clientCode.trim();
+      if (context.mode === 'add' && clientCode) context.clientMemory?.remember(context.asset.assetId, clientCode);
+    },
     resetForNext: assign(({ context }) => ({
       form: { ...context.initialForm, way: context.form.way, clientCode: context.form.clientCode, validityType: context.form.validityType },
       errors: {},
@@ -279,7 +350,13 @@ export const orderTicketMachine = setup({
 }).createMachine({
   id: 'orderTicket',
   context: ({ input }) => {
-    const form = initialOrderForm(input.mode, input.asset, input.order ?? null, input.defaults);
+    const clientCodes = input.clientCodes ?? [];
+    const clientMemory = input.clientMemory ?? null;
+    const defaults: Partial<OrderForm> =
+      input.mode === 'add'
+        ? { ...input.defaults, clientCode: initialClientCode(input.defaults?.clientCode, clientCodes, clientMemory?.recall(input.asset.assetId) ?? null) }
+        : (input.defaults ?? {});
+    const form = initialOrderForm(input.mode, input.asset, input.order ?? null, defaults);
     return {
       mode: input.mode,
       asset: input.asset,
@@ -295,6 +372,8 @@ export const orderTicketMachine = setup({
       keySeq: 0,
       result: null,
       refusal: null,
+      clientCodes,
+      clientMemory,
     };
   },
   initial: 'editing',
@@ -317,7 +396,7 @@ export const orderTicketMachine = setup({
         id: 'submitOrder',
         src: 'submitOrder',
         input: ({ context }) => context.submission!,
-        onDone: { target: 'accepted', actions: { type: 'storeResult', params: ({ event }) => ({ output: event.output }) } },
+        onDone: { target: 'accepted', actions: [{ type: 'storeResult', params: ({ event }) => ({ output: event.output }) }, 'rememberClient'] },
         onError: { target: 'refused', actions: { type: 'storeRefusal', params: ({ event }) => ({ error: event.error }) } },
       },
     },

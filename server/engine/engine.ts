@@ -218,12 +218,12 @@ export class Engine {
     if (a.inputNoCnt) {
       const n = c.noCnt;
       if (n === undefined || n === null) return refuse(apiError('ORDER_CONTRACT_COUNT_MISSING'));
-      if (!isPositiveInt(n)) return refuse(apiError('ORDER_QUANTITY_INVALID'));
+      if (!isPositiveInt(n)) return this.quantityInvalid(a);
       qty = n * a.contractQty;
     } else {
       const q = c.qty;
       if (q === undefined || q === null) return refuse(apiError('ORDER_QUANTITY_MISSING'));
-      if (!isPositiveInt(q)) return refuse(apiError('ORDER_QUANTITY_INVALID'));
+      if (!isPositiveInt(q)) return this.quantityInvalid(a);
       qty = q;
     }
     if (!(qty % a.quantityStep === 0 && qty >= a.minQuantity && qty <= a.maxQuantity)) {
@@ -355,10 +355,10 @@ export class Engine {
     const newPrice = c.price ?? o.price;
     let newRemaining = o.remaining;
     if (c.qty !== undefined && c.qty !== null) {
-      if (!isPositiveInt(c.qty)) return refuse(apiError('ORDER_QUANTITY_INVALID'));
+      if (!isPositiveInt(c.qty)) return this.quantityInvalid(a);
       newRemaining = c.qty;
     } else if (c.noCnt !== undefined && c.noCnt !== null) {
-      if (!isPositiveInt(c.noCnt)) return refuse(apiError('ORDER_QUANTITY_INVALID'));
+      if (!isPositiveInt(c.noCnt)) return this.quantityInvalid(a);
       newRemaining = c.noCnt * a.contractQty;
     }
     const newValidityType: ValidityType = c.validityType ?? o.validityType;
@@ -555,10 +555,17 @@ export class Engine {
     return null;
   }
 
+  // Step and bound refusals carry the rule whole (step or bound with its unit or currency): the
+  // trader reads what to enter, not only that it was wrong (issue 11).
+  private quantityInvalid(a: AssetState): Refusal {
+    return refuse(apiError('ORDER_QUANTITY_INVALID', { step: this.fmtQty(a, a.quantityStep), min: this.fmtQty(a, a.minQuantity), max: this.fmtQty(a, a.maxQuantity), unit: a.config.unit ?? '' }));
+  }
+
   private checkQuantity(a: AssetState, qty: number): Refusal | null {
-    if (qty % a.quantityStep !== 0) return refuse(apiError('ORDER_QUANTITY_STEP', { step: this.fmtQty(a, a.quantityStep) }));
-    if (qty < a.minQuantity) return refuse(apiError('ORDER_QUANTITY_BELOW_MINIMUM', { min: this.fmtQty(a, a.minQuantity) }));
-    if (qty > a.maxQuantity) return refuse(apiError('ORDER_QUANTITY_TOO_LARGE', { max: this.fmtQty(a, a.maxQuantity) }));
+    const unit = a.config.unit ?? '';
+    if (qty % a.quantityStep !== 0) return refuse(apiError('ORDER_QUANTITY_STEP', { step: this.fmtQty(a, a.quantityStep), unit }));
+    if (qty < a.minQuantity) return refuse(apiError('ORDER_QUANTITY_BELOW_MINIMUM', { min: this.fmtQty(a, a.minQuantity), unit }));
+    if (qty > a.maxQuantity) return refuse(apiError('ORDER_QUANTITY_TOO_LARGE', { max: this.fmtQty(a, a.maxQuantity), unit }));
     return null;
   }
 
@@ -570,11 +577,12 @@ export class Engine {
     if (price < 0) return refuse(apiError('ORDER_PRICE_NEGATIVE'));
     if (price === 0) return refuse(apiError('ORDER_PRICE_ZERO'));
     if (price >= a.priceDigitsLimit) return refuse(apiError('ORDER_PRICE_TOO_MANY_DIGITS', { maxDigits: 12 }));
-    if (price % a.priceStep !== 0) return refuse(apiError('ORDER_PRICE_STEP', { step: this.fmtPrice(a, a.priceStep) }));
-    if (price < a.minPrice || price > a.maxPrice) return refuse(apiError('ORDER_PRICE_OUTSIDE_LIMITS', { min: this.fmtPrice(a, a.minPrice), max: this.fmtPrice(a, a.maxPrice) }));
-    if (a.hasSessionMin && price < a.sessionMinPrice) return refuse(apiError('ORDER_SESSION_MIN_PRICE', { bound: this.fmtPrice(a, a.sessionMinPrice) }));
-    if (a.hasSessionMax && price > a.sessionMaxPrice) return refuse(apiError('ORDER_SESSION_MAX_PRICE', { bound: this.fmtPrice(a, a.sessionMaxPrice) }));
-    if (a.hasRegulatorMax && price > a.regulatorMaxPrice) return refuse(apiError('ORDER_REGULATOR_MAX_PRICE', { bound: this.fmtPrice(a, a.regulatorMaxPrice) }));
+    const currency = a.market.config.currency;
+    if (price % a.priceStep !== 0) return refuse(apiError('ORDER_PRICE_STEP', { step: this.fmtPrice(a, a.priceStep), currency }));
+    if (price < a.minPrice || price > a.maxPrice) return refuse(apiError('ORDER_PRICE_OUTSIDE_LIMITS', { min: this.fmtPrice(a, a.minPrice), max: this.fmtPrice(a, a.maxPrice), currency }));
+    if (a.hasSessionMin && price < a.sessionMinPrice) return refuse(apiError('ORDER_SESSION_MIN_PRICE', { bound: this.fmtPrice(a, a.sessionMinPrice), currency }));
+    if (a.hasSessionMax && price > a.sessionMaxPrice) return refuse(apiError('ORDER_SESSION_MAX_PRICE', { bound: this.fmtPrice(a, a.sessionMaxPrice), currency }));
+    if (a.hasRegulatorMax && price > a.regulatorMaxPrice) return refuse(apiError('ORDER_REGULATOR_MAX_PRICE', { bound: this.fmtPrice(a, a.regulatorMaxPrice), currency }));
     return null;
   }
 
@@ -617,7 +625,7 @@ export class Engine {
     if (own !== undefined) {
       const step = a.deltaTPriceStep;
       const improves = side === BID ? price >= own.price + step : price <= own.price - step;
-      if (!improves) return refuse(apiError('ORDER_DELTA_T_PRICE_STEP', { step: this.fmtPrice(a, step) }));
+      if (!improves) return refuse(apiError('ORDER_DELTA_T_PRICE_STEP', { step: this.fmtPrice(a, step), currency: a.market.config.currency }));
     }
     return null;
   }

@@ -99,6 +99,8 @@ export interface AssetConfig {
   deliveryDays?: number;
   /** Margin of an order as basis points of its value. Default 0 (no funds check). */
   marginBps?: number;
+  /** Unit of quantities ('MWh'), named in quantity refusals so they state the rule whole. Default none. */
+  unit?: string;
   marginsExposureActive?: boolean;
   flags?: AssetFlags;
   deltaT?: DeltaTConfig | null;

@@ -42,6 +42,7 @@ export function assetConfigOf(asset: AssetRecord): AssetConfig {
     maxQuantity: asset.spec.maxQuantity,
     minPrice: asset.spec.minPrice,
     maxPrice: asset.spec.maxPrice,
+    unit: asset.spec.unit,
     flags: { priceMustImprove, noQuantityDecrease, noPriceChange, noAttributeChange, noCancel, oneSidePerClient },
     ...rest,
   };

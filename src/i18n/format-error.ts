@@ -10,9 +10,37 @@ const EXCHANGE_TIME_ZONE = 'Europe/Bucharest';
 
 /** Placeholder for a declared param the server left out, so a message never shows `{bound}`. */
 const MISSING_PARAM = '…';
+/** Qualifiers a message reads well without ('0.05 RON' or '0.05'): left out when absent or empty. */
+const OPTIONAL_PARAMS = new Set(['currency', 'unit']);
+
+/**
+ * Params that carry a decimal as the server writes it ("1000.000", "0.05"): shown in the locale's
+ * number format with the same decimals ("1.000,000" in Romanian), so a step or a bound reads as the
+ * ticket's own numbers do.
+ */
+const DECIMAL_PARAMS = new Set(['step', 'min', 'max', 'bound', 'previous', 'quantity', 'limit', 'excess', 'maxDecrease', 'amountToDeposit']);
+const PLAIN_DECIMAL = /^-?\d+(?:\.(\d+))?$/;
+
+/** A decimal param in the locale's format; anything else as it is. */
+export function displayDecimal(intl: IntlShape, value: ErrorParamValue): ErrorParamValue {
+  if (typeof value !== 'string') return value;
+  const match = PLAIN_DECIMAL.exec(value);
+  if (!match) return value;
+  const decimals = match[1]?.length ?? 0;
+  return intl.formatNumber(Number(value), { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+}
+
+/** Params of a message in the locale's formats: decimals by name, the rest as they are. */
+export function displayParams(intl: IntlShape, params: Record<string, ErrorParamValue> | undefined): Record<string, ErrorParamValue> {
+  const values: Record<string, ErrorParamValue> = {};
+  for (const [name, value] of Object.entries(params ?? {})) values[name] = DECIMAL_PARAMS.has(name) ? displayDecimal(intl, value) : value;
+  return values;
+}
 
 function displayValue(intl: IntlShape, name: string, value: ErrorParamValue | undefined): ErrorParamValue {
+  if (OPTIONAL_PARAMS.has(name) && (value === undefined || value === null)) return '';
   if (value === undefined || value === null) return MISSING_PARAM;
+  if (DECIMAL_PARAMS.has(name)) return displayDecimal(intl, value);
   if (TIMESTAMP_PARAMS.has(name) && typeof value === 'string' && ISO_DATE_TIME.test(value)) {
     const date = new Date(value);
     if (!Number.isNaN(date.getTime())) {
@@ -36,5 +64,10 @@ export function formatApiError(intl: IntlShape, error: ApiErrorLike): string {
   for (const name of errorCatalogue[error.code].params as readonly string[]) {
     values[name] = displayValue(intl, name, error.params?.[name]);
   }
-  return intl.formatMessage({ id: key }, values);
+  return tidy(intl.formatMessage({ id: key }, values));
+}
+
+/** No space left before punctuation or at the ends where an optional qualifier was empty. */
+export function tidy(text: string): string {
+  return text.replace(/ +(?=[.,;:!?)]|$)/g, '').replace(/ {2,}/g, ' ').trim();
 }

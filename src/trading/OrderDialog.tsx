@@ -9,6 +9,7 @@ import {
   type OrderTicketMode,
   type TicketAsset,
 } from '../../machines/order-ticket.machine.ts';
+import type { ClientMemory } from '../../machines/client-memory.ts';
 import type { PhasePermissions } from '../../machines/session-phase.machine.ts';
 import { parseDecimal } from '../../protocol/decimal.ts';
 import { AMOUNT_DECIMALS, orderMargin, orderValue } from '../../protocol/margin.ts';
@@ -18,7 +19,7 @@ import type { AssetSpecification, Market } from '../../protocol/reference.ts';
 import type { OrdersApi } from '../../streams/api.ts';
 import { useReturnFocus } from '../components/dialogs/return-focus.ts';
 import { enumLabelKey } from '../i18n/enum-labels.ts';
-import { formatApiError } from '../i18n/format-error.ts';
+import { displayParams, formatApiError, tidy } from '../i18n/format-error.ts';
 import { formatMinor } from '../i18n/format.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
 import { fetchAvailableFunds } from './account/account-api.ts';
@@ -48,6 +49,8 @@ export interface OrderDialogProps {
   onAssetChange?: (asset: AssetSpecification, carried: Partial<OrderForm>) => void;
   /** The client's available funds (amount units), shown beside the margin; null when not checked. */
   fundsOf?: (clientCode: string, signal: AbortSignal) => Promise<number | null>;
+  /** The signed-in user's last client per asset: a new ticket starts with it (the machine decides). */
+  clientMemory?: ClientMemory | null;
 }
 
 const titles: Record<OrderTicketMode, MessageKey> = {
@@ -82,6 +85,8 @@ export function ticketAsset(asset: AssetSpecification): TicketAsset {
     quantityStep: asset.quantityStep,
     minQuantity: asset.minQuantity,
     maxQuantity: asset.maxQuantity,
+    currency: asset.currency,
+    unit: asset.unit,
   };
 }
 
@@ -127,22 +132,19 @@ export function orderAmounts(form: OrderForm, asset: AssetSpecification): { valu
   }
 }
 
-function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, keyPrefix, markets = [], assets = [], onAssetChange, fundsOf = fetchAvailableFunds }: OrderDialogProps & { request: OrderTicketRequest }) {
+function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, keyPrefix, markets = [], assets = [], onAssetChange, fundsOf = fetchAvailableFunds, clientMemory = null }: OrderDialogProps & { request: OrderTicketRequest }) {
   const intl = useIntl();
   const idBase = useId();
   const machine = useMemo(() => orderTicketMachineWithApi(api), [api]);
-  const defaults = useMemo(() => {
-    const values: Partial<OrderForm> = { validityType: 'day', executionType: 'normal', ...request.defaults };
-    if (!values.clientCode && clientCodes.length === 1) values.clientCode = clientCodes[0]!;
-    return values;
-  }, [request.defaults, clientCodes]);
   const actor = useActorRef(machine, {
     input: {
       mode: request.mode,
       asset: ticketAsset(request.asset),
       order: request.order ?? null,
-      defaults,
+      defaults: { validityType: 'day', executionType: 'normal', ...request.defaults },
       permissions,
+      clientCodes,
+      clientMemory,
       ...(keyPrefix ? { keyPrefix } : {}),
     },
   });
@@ -183,8 +185,7 @@ function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, k
   };
 
   const fieldId = (field: OrderFormField) => `${idBase}-${field}`;
-  // The machine's keys are the catalogue's SPEC §5 message keys; the type ties the two together.
-  const errorOf = (field: OrderFormField): MessageKey | null => errors[field] ?? null;
+  const errorOf = (field: OrderFormField) => errors[field] ?? null;
   const fieldProps = (field: OrderFormField) => {
     const error = errorOf(field);
     return {
@@ -198,7 +199,7 @@ function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, k
     const error = errorOf(field);
     return error ? (
       <p className="field-error" id={`${fieldId(field)}-error`} role="alert">
-        <FormattedMessage id={error} />
+        {tidy(intl.formatMessage({ id: error.key }, displayParams(intl, error.params)))}
       </p>
     ) : null;
   };
@@ -313,7 +314,7 @@ function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, k
               onChange={(e) => change({ clientCode: e.target.value })}
             >
               <option value="">{intl.formatMessage({ id: 'ticket.choose' })}</option>
-              {(mode === 'add' ? clientCodes : [form.clientCode]).map((code) => (
+              {(mode === 'add' ? state.context.clientCodes : [form.clientCode]).map((code) => (
                 <option key={code} value={code}>
                   {code}
                 </option>

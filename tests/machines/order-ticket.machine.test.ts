@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { Order } from '../../protocol/market-data.ts';
+import type { ClientMemory } from '../../machines/client-memory.ts';
 import {
+  initialClientCode,
   orderTicketMachine,
   orderTicketMachineWithApi,
   validateOrderForm,
@@ -17,7 +19,7 @@ import { ApiCallError, createOrdersApi } from '../../streams/api.ts';
 import { coverMachine } from './coverage.ts';
 import { wireOrder } from '../helpers/wire-order.ts';
 
-const asset: TicketAsset = { assetId: 'A1', priceDecimals: 2, quantityDecimals: 3, priceStep: 5, quantityStep: 1_000, minQuantity: 1_000, maxQuantity: 500_000 };
+const asset: TicketAsset = { assetId: 'A1', priceDecimals: 2, quantityDecimals: 3, priceStep: 5, quantityStep: 1_000, minQuantity: 1_000, maxQuantity: 500_000, currency: 'RON', unit: 'MWh' };
 const at = '2026-01-01T09:00:00.000Z';
 const validForm: OrderForm = { way: 'bid', price: '123.45', qty: '10', validityType: 'day', validity: '', executionType: 'normal', clientCode: 'C1' };
 
@@ -81,36 +83,113 @@ describe('orderTicketMachine coverage', () => {
 
 describe('client-side validation', () => {
   const errorsOf = (values: Partial<OrderForm>, mode: 'add' | 'modify' = 'add', o: Order | null = null) => validateOrderForm(mode, { ...validForm, ...values }, asset, o).errors;
+  const required = { key: 'validation.fieldRequired' };
+  const priceStep = { key: 'validation.priceStep', params: { step: '0.05', currency: 'RON' } };
+  const quantityRange = { key: 'validation.quantityRange', params: { min: '1.000', max: '500.000', unit: 'MWh' } };
+  const quantityStep = { key: 'validation.quantityStep', params: { step: '1.000', unit: 'MWh' } };
 
-  it('uses exactly the SPEC §5 message keys', () => {
+  it('keeps the SPEC §5 messages for missing fields', () => {
     expect(errorsOf({})).toEqual({});
-    expect(errorsOf({ price: '' })).toEqual({ price: validationKeys.priceRequired });
-    expect(errorsOf({ price: '  ' })).toEqual({ price: 'validation.priceRequired' });
-    for (const price of ['abc', '12.345', '123.42', '0', '-5.00', '1e3', '1234567890123']) expect(errorsOf({ price }), price).toEqual({ price: 'validation.priceInvalid' });
-    expect(errorsOf({ price: '123,45' })).toEqual({});
-    expect(errorsOf({ qty: '' })).toEqual({ qty: 'validation.fieldRequired' });
-    for (const qty of ['x', '0', '-1', '0.5', '10.0005', '1000']) expect(errorsOf({ qty }), qty).toEqual({ qty: 'validation.quantityInvalid' });
-    expect(errorsOf({ qty: '500' })).toEqual({});
-    expect(errorsOf({ way: '' })).toEqual({ way: 'validation.fieldRequired' });
-    expect(errorsOf({ clientCode: ' ' })).toEqual({ clientCode: 'validation.fieldRequired' });
-    expect(errorsOf({ validityType: '' })).toEqual({ validityType: 'validation.fieldRequired' });
-    expect(errorsOf({ validityType: 'GTD', validity: '' })).toEqual({ validity: 'validation.fieldRequired' });
+    expect(errorsOf({ price: '' })).toEqual({ price: { key: validationKeys.priceRequired } });
+    expect(errorsOf({ price: '  ' })).toEqual({ price: { key: 'validation.priceRequired' } });
+    expect(errorsOf({ qty: '' })).toEqual({ qty: required });
+    expect(errorsOf({ way: '' })).toEqual({ way: required });
+    expect(errorsOf({ clientCode: ' ' })).toEqual({ clientCode: required });
+    expect(errorsOf({ validityType: '' })).toEqual({ validityType: required });
+    expect(errorsOf({ validityType: 'GTD', validity: '' })).toEqual({ validity: required });
     expect(errorsOf({ validityType: 'GTSV', validity: '2026-01-02T12:00' })).toEqual({});
     // A market order (IOC/FOK) may go without a price.
     expect(errorsOf({ price: '', executionType: 'IOC' })).toEqual({});
-    const keys = new Set(Object.values(validationKeys));
-    expect(keys).toEqual(new Set(['validation.priceRequired', 'validation.priceInvalid', 'validation.quantityInvalid', 'validation.fieldRequired']));
+  });
+
+  it('states the price rule with its step and currency', () => {
+    for (const price of ['abc', '12.345', '123.42', '1e3']) expect(errorsOf({ price }), price).toEqual({ price: priceStep });
+    for (const price of ['0', '-5.00']) expect(errorsOf({ price }), price).toEqual({ price: { key: 'validation.priceMinimum', params: { min: '0.05', currency: 'RON' } } });
+    expect(errorsOf({ price: '1234567890123' })).toEqual({ price: { key: 'validation.priceTooManyDigits', params: { maxDigits: 12 } } });
+    expect(errorsOf({ price: '123,45' })).toEqual({});
+  });
+
+  it('states the quantity rule with its bounds or step and unit', () => {
+    for (const qty of ['x', '0', '-1', '0.5', '1000']) expect(errorsOf({ qty }), qty).toEqual({ qty: quantityRange });
+    for (const qty of ['10.0005', '10.5']) expect(errorsOf({ qty }), qty).toEqual({ qty: quantityStep });
+    expect(errorsOf({ qty: '500' })).toEqual({});
+    // Without a maximum the rule is the minimum alone (one step when the asset has no minimum either).
+    const open: TicketAsset = { ...asset, maxQuantity: undefined, minQuantity: undefined };
+    expect(validateOrderForm('add', { ...validForm, qty: '0' }, open).errors).toEqual({ qty: { key: 'validation.quantityMinimum', params: { min: '1.000', unit: 'MWh' } } });
+  });
+
+  it('every key it yields is one of validationKeys', () => {
+    expect(new Set(Object.values(validationKeys))).toEqual(
+      new Set([
+        'validation.fieldRequired',
+        'validation.priceRequired',
+        'validation.priceStep',
+        'validation.priceMinimum',
+        'validation.priceTooManyDigits',
+        'validation.quantityStep',
+        'validation.quantityRange',
+        'validation.quantityMinimum',
+        'validation.contractCount',
+      ]),
+    );
   });
 
   it('contract-count assets take a whole number of contracts', () => {
     const byContracts = { ...asset, quantityInput: 'noCnt' as const };
     expect(validateOrderForm('add', { ...validForm, qty: '3' }, byContracts).errors).toEqual({});
-    expect(validateOrderForm('add', { ...validForm, qty: '2.5' }, byContracts).errors).toEqual({ qty: 'validation.quantityInvalid' });
+    for (const qty of ['2.5', '0']) expect(validateOrderForm('add', { ...validForm, qty }, byContracts).errors, qty).toEqual({ qty: { key: 'validation.contractCount' } });
   });
 
   it('modify keeps a market order without price, and needs one for a limit order', () => {
-    expect(errorsOf({ price: '' }, 'modify', order())).toEqual({ price: 'validation.priceRequired' });
+    expect(errorsOf({ price: '' }, 'modify', order())).toEqual({ price: { key: 'validation.priceRequired' } });
     expect(errorsOf({ price: '' }, 'modify', order({ price: null, executionType: 'IOC' }))).toEqual({});
+  });
+});
+
+describe('the client of a new order', () => {
+  function memory(initial: Record<string, string> = {}): ClientMemory & { saved: Record<string, string> } {
+    const saved = { ...initial };
+    return { saved, recall: (assetId) => saved[assetId] ?? null, remember: (assetId, clientCode) => void (saved[assetId] = clientCode) };
+  }
+
+  it('starts with the one asked for, else the last one used on the asset, else the only one', () => {
+    expect(initialClientCode('C2', ['C1', 'C2'], 'C1')).toBe('C2');
+    expect(initialClientCode(undefined, ['C1', 'C2'], 'C2')).toBe('C2');
+    expect(initialClientCode('', ['C1', 'C2'], 'C2')).toBe('C2');
+    // A client the user no longer acts for is not offered again.
+    expect(initialClientCode(undefined, ['C1', 'C2'], 'C9')).toBe('');
+    expect(initialClientCode(undefined, ['C1'], null)).toBe('C1');
+    expect(initialClientCode(undefined, ['C1', 'C2'], null)).toBe('');
+  });
+
+  it('the machine decides it from its input and offers the user\'s clients', () => {
+    const { actor } = ticket({ mode: 'add', clientCodes: ['C1', 'C2'], clientMemory: memory({ A1: 'C2', B7: 'C1' }) });
+    expect(actor.getSnapshot().context.form.clientCode).toBe('C2');
+    expect(actor.getSnapshot().context.clientCodes).toEqual(['C1', 'C2']);
+    actor.stop();
+  });
+
+  it('remembers the client of an accepted order for its asset, not of a refused one', async () => {
+    const remembered = memory({ A1: 'C2' });
+    const refusal = new ApiCallError('ORDER_CLIENT_NOT_ACTIVE', { clientCode: 'C1' }, 422);
+    const { actor } = ticket({ mode: 'add', clientCodes: ['C1', 'C2'], clientMemory: remembered, defaults: { ...validForm, clientCode: 'C1' } }, [refusal, { orderId: 'O9' }]);
+    actor.send({ type: 'SUBMIT' });
+    await waitFor(actor, (s) => s.matches('refused'));
+    expect(remembered.saved).toEqual({ A1: 'C2' });
+    actor.send({ type: 'RETRY' });
+    await waitFor(actor, (s) => s.matches('accepted'));
+    expect(remembered.saved).toEqual({ A1: 'C1' });
+    actor.stop();
+  });
+
+  it('a modify neither reads nor changes the memory', async () => {
+    const remembered = memory({ A1: 'C2' });
+    const { actor } = ticket({ mode: 'modify', order: order({ clientCode: 'C1' }), clientCodes: ['C1', 'C2'], clientMemory: remembered }, [{ orderId: 'O7' }]);
+    expect(actor.getSnapshot().context.form.clientCode).toBe('C1');
+    actor.send({ type: 'SUBMIT' });
+    await waitFor(actor, (s) => s.matches('accepted'));
+    expect(remembered.saved).toEqual({ A1: 'C2' });
+    actor.stop();
   });
 });
 
@@ -119,9 +198,9 @@ describe('add', () => {
     const { actor, submissions } = ticket({ mode: 'add', defaults: { way: 'bid', clientCode: 'C1' } }, [{ orderId: 'O9' }]);
     actor.send({ type: 'SUBMIT' });
     expect(actor.getSnapshot().value).toBe('editing');
-    expect(actor.getSnapshot().context.errors).toEqual({ price: 'validation.priceRequired', qty: 'validation.fieldRequired', validityType: 'validation.fieldRequired' });
+    expect(actor.getSnapshot().context.errors).toEqual({ price: { key: 'validation.priceRequired' }, qty: { key: 'validation.fieldRequired' }, validityType: { key: 'validation.fieldRequired' } });
     actor.send({ type: 'CHANGE', values: { price: '99.95' } });
-    expect(actor.getSnapshot().context.errors).toEqual({ qty: 'validation.fieldRequired', validityType: 'validation.fieldRequired' });
+    expect(actor.getSnapshot().context.errors).toEqual({ qty: { key: 'validation.fieldRequired' }, validityType: { key: 'validation.fieldRequired' } });
     actor.send({ type: 'CHANGE', values: { qty: '3', validityType: 'GTD', validity: '2026-01-10' } });
     actor.send({ type: 'SUBMIT' });
     expect(actor.getSnapshot().value).toBe('submitting');

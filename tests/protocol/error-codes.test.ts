@@ -21,13 +21,21 @@ describe('error catalogue', () => {
     }
     expect(errorCatalogue.ORDER_INSUFFICIENT_FUNDS.params).toContain('amountToDeposit');
     expect(errorCatalogue.ORDER_SESSION_MIN_PRICE.params).toContain('bound');
+    // Step and bound refusals state the rule whole: with the currency or the unit (issue 11).
+    for (const code of ['ORDER_PRICE_STEP', 'ORDER_PRICE_OUTSIDE_LIMITS', 'ORDER_SESSION_MIN_PRICE', 'ORDER_SESSION_MAX_PRICE', 'ORDER_REGULATOR_MAX_PRICE', 'ORDER_DELTA_T_PRICE_STEP'] as const) {
+      expect(errorCatalogue[code].params as readonly string[], code).toContain('currency');
+    }
+    for (const code of ['ORDER_QUANTITY_STEP', 'ORDER_QUANTITY_BELOW_MINIMUM', 'ORDER_QUANTITY_TOO_LARGE', 'ORDER_QUANTITY_INVALID'] as const) {
+      expect(errorCatalogue[code].params as readonly string[], code).toContain('unit');
+    }
+    expect(errorCatalogue.ORDER_QUANTITY_INVALID.params).toEqual(['step', 'min', 'max', 'unit']);
     expect(errorCatalogue.ORDER_TRADEABLE_QUANTITY_INSUFFICIENT.params).toEqual(['excess', 'limit']);
   });
 
   it('builds refusals that serialise to code and params', () => {
-    const error = new ExchangeError(apiError('ORDER_SESSION_MAX_PRICE', { bound: '450.00' }));
+    const error = new ExchangeError(apiError('ORDER_SESSION_MAX_PRICE', { bound: '450.00', currency: 'RON' }));
     expect(error.status).toBe(httpStatusOf('ORDER_SESSION_MAX_PRICE'));
-    expect(JSON.parse(JSON.stringify(error))).toEqual({ code: 'ORDER_SESSION_MAX_PRICE', params: { bound: '450.00' } });
+    expect(JSON.parse(JSON.stringify(error))).toEqual({ code: 'ORDER_SESSION_MAX_PRICE', params: { bound: '450.00', currency: 'RON' } });
     expect(isErrorCode('AUTH_CODE_INVALID')).toBe(true);
     expect(isErrorCode('toString')).toBe(false);
   });

@@ -3,6 +3,7 @@ import { chatEn } from './chat.ts';
 import { notificationsEn } from './notifications.ts';
 import { ordersHistoryEn } from './orders-history.ts';
 import { sessionPanelsEn } from './session-panels.ts';
+import { ticketEn } from './ticket.ts';
 
 /**
  * English messages: the fallback language and the reference key set (MessageKey).
@@ -243,8 +244,6 @@ export const en = {
   // ---- Client-side form validation (SPEC §5)
   'validation.fieldRequired': 'Field required!',
   'validation.priceRequired': 'Price is required!',
-  'validation.priceInvalid': 'Invalid price!',
-  'validation.quantityInvalid': 'Invalid quantity!',
   'validation.passwordInvalid': 'Invalid password!',
   'validation.passwordsNotMatching': 'The passwords are not matching!',
 
@@ -302,20 +301,20 @@ export const en = {
   'error.ORDER_STATE_INVALID':
     'Order {orderId} cannot be changed in its current status ({status, select, created {created} modified {modified} traded {traded} tradedPartially {partially traded} cancelled {cancelled} other {{status}}}).',
   // Orders: quantity and price
-  'error.ORDER_QUANTITY_TOO_LARGE': 'The quantity is too large (maximum {max}).',
-  'error.ORDER_QUANTITY_STEP': 'The quantity must be a multiple of {step}.',
-  'error.ORDER_PRICE_STEP': 'The price must be a multiple of {step}.',
-  'error.ORDER_PRICE_OUTSIDE_LIMITS': 'The price must be between {min} and {max}.',
+  'error.ORDER_QUANTITY_TOO_LARGE': 'The quantity is too large: the maximum is {max} {unit}.',
+  'error.ORDER_QUANTITY_STEP': 'The quantity must be a multiple of {step} {unit}.',
+  'error.ORDER_PRICE_STEP': 'The price must be a multiple of {step} {currency}.',
+  'error.ORDER_PRICE_OUTSIDE_LIMITS': 'The price must be between {min} and {max} {currency}.',
   'error.ORDER_PRICE_NEGATIVE': 'The price cannot be negative.',
   'error.ORDER_PRICE_ZERO': 'The price cannot be zero.',
   'error.ORDER_PRICE_TOO_MANY_DIGITS':
     'Invalid price! The whole part may have at most {maxDigits, plural, one {# digit} other {# digits}}.',
-  'error.ORDER_QUANTITY_BELOW_MINIMUM': 'The quantity is below the minimum of {min}.',
-  'error.ORDER_QUANTITY_INVALID': 'Invalid quantity!',
+  'error.ORDER_QUANTITY_BELOW_MINIMUM': 'The quantity is below the minimum of {min} {unit}.',
+  'error.ORDER_QUANTITY_INVALID': 'Invalid quantity! It must be a multiple of {step} between {min} and {max} {unit}.',
   'error.ORDER_VALIDITY_IN_PAST': 'The validity ({validity}) must be in the future.',
-  'error.ORDER_SESSION_MIN_PRICE': 'The price is below the session minimum of {bound}.',
-  'error.ORDER_SESSION_MAX_PRICE': 'The price is above the session maximum of {bound}.',
-  'error.ORDER_REGULATOR_MAX_PRICE': 'The price is above the regulated maximum price of {bound}.',
+  'error.ORDER_SESSION_MIN_PRICE': 'The price is below the session minimum of {bound} {currency}.',
+  'error.ORDER_SESSION_MAX_PRICE': 'The price is above the session maximum of {bound} {currency}.',
+  'error.ORDER_REGULATOR_MAX_PRICE': 'The price is above the regulated maximum price of {bound} {currency}.',
   // Orders: per-asset configuration
   'error.ORDER_PRICE_CANNOT_WORSEN': 'The price can only be improved (previous price: {previous}).',
   'error.ORDER_QUANTITY_CANNOT_DECREASE': 'The quantity cannot be decreased (previous quantity: {previous}).',
@@ -326,7 +325,7 @@ export const en = {
   'error.ORDER_CROSS': 'Cross order: first cancel your compatible order {orderId} on the other side.',
   'error.ORDER_CROSS_BID': 'Cross order: first cancel your active order {orderId} on the other side.',
   'error.ORDER_DELTA_T_LOCKED': 'Orders cannot be modified or cancelled during delta T (until {endsAt}).',
-  'error.ORDER_DELTA_T_PRICE_STEP': 'During delta T the price must be a multiple of {step}.',
+  'error.ORDER_DELTA_T_PRICE_STEP': 'During delta T a competing price must improve the best price of its side by at least {step} {currency}.',
   // Orders: participant restrictions
   'error.ORDER_GAS_RELEASE_FORBIDDEN': 'Client {clientCode} may not place gas release orders on asset {assetId}.',
   'error.ORDER_IMBALANCE_BID_ONLY': 'Because of its imbalance, this client may only buy, up to {quantity}.',
@@ -662,6 +661,7 @@ export const en = {
   ...ordersHistoryEn,
   ...notificationsEn,
   ...accountEn,
+  ...ticketEn,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -4,6 +4,7 @@ import type { MessageKey } from './en.ts';
 import { notificationsRo } from './notifications.ts';
 import { ordersHistoryRo } from './orders-history.ts';
 import { sessionPanelsRo } from './session-panels.ts';
+import { ticketRo } from './ticket.ts';
 
 /**
  * Romanian messages, the default language. Same keys as en.ts (the type enforces it, and so does
@@ -242,8 +243,6 @@ export const ro: Record<MessageKey, string> = {
   // ---- Client-side form validation (SPEC §5)
   'validation.fieldRequired': 'Câmp obligatoriu!',
   'validation.priceRequired': 'Prețul este obligatoriu!',
-  'validation.priceInvalid': 'Preț invalid!',
-  'validation.quantityInvalid': 'Cantitate invalidă!',
   'validation.passwordInvalid': 'Parolă invalidă!',
   'validation.passwordsNotMatching': 'Parolele nu coincid!',
 
@@ -301,20 +300,20 @@ export const ro: Record<MessageKey, string> = {
   'error.ORDER_STATE_INVALID':
     'Ordinul {orderId} nu poate fi modificat în starea curentă ({status, select, created {creat} modified {modificat} traded {tranzacționat} tradedPartially {tranzacționat parțial} cancelled {anulat} other {{status}}}).',
   // Ordine: cantitate și preț
-  'error.ORDER_QUANTITY_TOO_LARGE': 'Cantitatea este prea mare (maximum {max}).',
-  'error.ORDER_QUANTITY_STEP': 'Cantitatea trebuie să fie multiplu de {step}.',
-  'error.ORDER_PRICE_STEP': 'Prețul trebuie să fie multiplu de {step}.',
-  'error.ORDER_PRICE_OUTSIDE_LIMITS': 'Prețul trebuie să fie între {min} și {max}.',
+  'error.ORDER_QUANTITY_TOO_LARGE': 'Cantitatea este prea mare: maximul este {max} {unit}.',
+  'error.ORDER_QUANTITY_STEP': 'Cantitatea trebuie să fie multiplu de {step} {unit}.',
+  'error.ORDER_PRICE_STEP': 'Prețul trebuie să fie multiplu de {step} {currency}.',
+  'error.ORDER_PRICE_OUTSIDE_LIMITS': 'Prețul trebuie să fie între {min} și {max} {currency}.',
   'error.ORDER_PRICE_NEGATIVE': 'Prețul nu poate fi negativ.',
   'error.ORDER_PRICE_ZERO': 'Prețul nu poate fi zero.',
   'error.ORDER_PRICE_TOO_MANY_DIGITS':
     'Preț invalid! Partea întreagă poate avea cel mult {maxDigits, plural, one {# cifră} few {# cifre} other {# de cifre}}.',
-  'error.ORDER_QUANTITY_BELOW_MINIMUM': 'Cantitatea este sub minimul de {min}.',
-  'error.ORDER_QUANTITY_INVALID': 'Cantitate invalidă!',
+  'error.ORDER_QUANTITY_BELOW_MINIMUM': 'Cantitatea este sub minimul de {min} {unit}.',
+  'error.ORDER_QUANTITY_INVALID': 'Cantitate invalidă! Trebuie să fie multiplu de {step}, între {min} și {max} {unit}.',
   'error.ORDER_VALIDITY_IN_PAST': 'Valabilitatea ({validity}) trebuie să fie în viitor.',
-  'error.ORDER_SESSION_MIN_PRICE': 'Prețul este sub minimul sesiunii de {bound}.',
-  'error.ORDER_SESSION_MAX_PRICE': 'Prețul este peste maximul sesiunii de {bound}.',
-  'error.ORDER_REGULATOR_MAX_PRICE': 'Prețul depășește prețul maxim reglementat de {bound}.',
+  'error.ORDER_SESSION_MIN_PRICE': 'Prețul este sub minimul sesiunii de {bound} {currency}.',
+  'error.ORDER_SESSION_MAX_PRICE': 'Prețul este peste maximul sesiunii de {bound} {currency}.',
+  'error.ORDER_REGULATOR_MAX_PRICE': 'Prețul depășește prețul maxim reglementat de {bound} {currency}.',
   // Ordine: configurația activului
   'error.ORDER_PRICE_CANNOT_WORSEN': 'Prețul poate fi doar îmbunătățit (prețul anterior: {previous}).',
   'error.ORDER_QUANTITY_CANNOT_DECREASE': 'Cantitatea nu poate fi micșorată (cantitatea anterioară: {previous}).',
@@ -325,7 +324,7 @@ export const ro: Record<MessageKey, string> = {
   'error.ORDER_CROSS': 'Ordin încrucișat: anulați mai întâi ordinul compatibil {orderId} de pe cealaltă direcție.',
   'error.ORDER_CROSS_BID': 'Ordin încrucișat: anulați mai întâi ordinul activ {orderId} de pe cealaltă direcție.',
   'error.ORDER_DELTA_T_LOCKED': 'Ordinele nu pot fi modificate sau anulate în perioada delta T (până la {endsAt}).',
-  'error.ORDER_DELTA_T_PRICE_STEP': 'În perioada delta T prețul trebuie să fie multiplu de {step}.',
+  'error.ORDER_DELTA_T_PRICE_STEP': 'În perioada delta T un preț concurent trebuie să îmbunătățească cel mai bun preț al direcției sale cu cel puțin {step} {currency}.',
   // Ordine: restricții ale participanților
   'error.ORDER_GAS_RELEASE_FORBIDDEN':
     'Clientul {clientCode} nu are permisiunea de a plasa ordine de eliberare a gazelor (gas release) pe activul {assetId}.',
@@ -664,4 +663,5 @@ export const ro: Record<MessageKey, string> = {
   ...ordersHistoryRo,
   ...notificationsRo,
   ...accountRo,
+  ...ticketRo,
 };

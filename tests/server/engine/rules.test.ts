@@ -46,12 +46,17 @@ const cases: RuleCase[] = [
     run: () => add(harness({ asset: { quantityInput: 'noCnt', contractQty: 24 } }), { assetId: ASSET, clientCode: 'C1', way: 'bid', price: 10_000, qty: 24 }),
   },
   { code: 'ORDER_PRICE_MISSING', rule: 'a limit order has a price', run: () => add(harness(), { assetId: ASSET, clientCode: 'C1', way: 'bid', qty: 1 }) },
-  { code: 'ORDER_QUANTITY_INVALID', rule: 'the quantity is a positive integer', run: () => add(harness(), bid('C1', 10_000, 0)) },
+  {
+    code: 'ORDER_QUANTITY_INVALID',
+    rule: 'the quantity is a positive integer (the refusal states the step and bounds)',
+    run: () => add(harness({ asset: { unit: 'MWh', quantityStep: 5, minQuantity: 5 } }), bid('C1', 10_000, 0)),
+    params: { step: '5', min: '5', max: '10000', unit: 'MWh' },
+  },
 
   // ---- quantity and price
-  { code: 'ORDER_QUANTITY_STEP', rule: 'the quantity is a multiple of the quantity step', run: () => add(harness({ asset: { quantityStep: 10 } }), bid('C1', 10_000, 15)), params: { step: '10' } },
-  { code: 'ORDER_QUANTITY_BELOW_MINIMUM', rule: 'the quantity is not below the minimum', run: () => add(harness({ asset: { minQuantity: 5 } }), bid('C1', 10_000, 3)), params: { min: '5' } },
-  { code: 'ORDER_QUANTITY_TOO_LARGE', rule: 'the quantity is not above the maximum', run: () => add(harness(), bid('C1', 10_000, 10_001)), params: { max: '10000' } },
+  { code: 'ORDER_QUANTITY_STEP', rule: 'the quantity is a multiple of the quantity step', run: () => add(harness({ asset: { quantityStep: 10, unit: 'MWh' } }), bid('C1', 10_000, 15)), params: { step: '10', unit: 'MWh' } },
+  { code: 'ORDER_QUANTITY_BELOW_MINIMUM', rule: 'the quantity is not below the minimum', run: () => add(harness({ asset: { minQuantity: 5, unit: 'MWh' } }), bid('C1', 10_000, 3)), params: { min: '5', unit: 'MWh' } },
+  { code: 'ORDER_QUANTITY_TOO_LARGE', rule: 'the quantity is not above the maximum', run: () => add(harness(), bid('C1', 10_000, 10_001)), params: { max: '10000', unit: '' } },
   { code: 'ORDER_PRICE_NEGATIVE', rule: 'the price is not negative', run: () => add(harness(), bid('C1', -500)) },
   { code: 'ORDER_PRICE_ZERO', rule: 'the price is not zero', run: () => add(harness(), bid('C1', 0)) },
   {
@@ -60,11 +65,11 @@ const cases: RuleCase[] = [
     run: () => add(harness({ asset: { maxPrice: 10 ** 15 } }), bid('C1', 10 ** 14)),
     params: { maxDigits: 12 },
   },
-  { code: 'ORDER_PRICE_STEP', rule: 'the price is a multiple of the price step', run: () => add(harness(), bid('C1', 10_002)), params: { step: '0.05' } },
-  { code: 'ORDER_PRICE_OUTSIDE_LIMITS', rule: 'the price is inside the asset limits', run: () => add(harness(), bid('C1', 50)), params: { min: '1.00', max: '10000.00' } },
-  { code: 'ORDER_SESSION_MIN_PRICE', rule: 'the session minimum price applies', run: () => add(harness({ asset: { sessionMinPrice: 1_000 } }), bid('C1', 500)), params: { bound: '10.00' } },
-  { code: 'ORDER_SESSION_MAX_PRICE', rule: 'the session maximum price applies', run: () => add(harness({ asset: { sessionMaxPrice: 2_000 } }), bid('C1', 2_500)), params: { bound: '20.00' } },
-  { code: 'ORDER_REGULATOR_MAX_PRICE', rule: "the regulator's maximum price applies", run: () => add(harness({ asset: { regulatorMaxPrice: 3_000 } }), bid('C1', 3_500)), params: { bound: '30.00' } },
+  { code: 'ORDER_PRICE_STEP', rule: 'the price is a multiple of the price step', run: () => add(harness(), bid('C1', 10_002)), params: { step: '0.05', currency: 'RON' } },
+  { code: 'ORDER_PRICE_OUTSIDE_LIMITS', rule: 'the price is inside the asset limits', run: () => add(harness(), bid('C1', 50)), params: { min: '1.00', max: '10000.00', currency: 'RON' } },
+  { code: 'ORDER_SESSION_MIN_PRICE', rule: 'the session minimum price applies', run: () => add(harness({ asset: { sessionMinPrice: 1_000 } }), bid('C1', 500)), params: { bound: '10.00', currency: 'RON' } },
+  { code: 'ORDER_SESSION_MAX_PRICE', rule: 'the session maximum price applies', run: () => add(harness({ asset: { sessionMaxPrice: 2_000 } }), bid('C1', 2_500)), params: { bound: '20.00', currency: 'RON' } },
+  { code: 'ORDER_REGULATOR_MAX_PRICE', rule: "the regulator's maximum price applies", run: () => add(harness({ asset: { regulatorMaxPrice: 3_000 } }), bid('C1', 3_500)), params: { bound: '30.00', currency: 'RON' } },
 
   // ---- per-asset configuration on modify and cancel
   {
@@ -156,7 +161,7 @@ const cases: RuleCase[] = [
       h.place('bid', 1_000, 10);
       return { h, act: () => h.add(bid('C3', 1_005, 10)) };
     },
-    params: { step: '0.10' },
+    params: { step: '0.10', currency: 'RON' },
   },
 
   // ---- rights and participant restrictions

@@ -76,7 +76,8 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Files that use messages, i.e. all of src/ except the catalogues themselves. */
-const usingFiles = sourceFiles(srcDir).filter((path) => !relative(srcDir, path).startsWith(join('i18n', 'messages')));
+// machines/ too: the order ticket machine yields its validation keys (validationKeys).
+const usingFiles = [...sourceFiles(srcDir).filter((path) => !relative(srcDir, path).startsWith(join('i18n', 'messages'))), ...sourceFiles(join(repoRoot, 'machines'))];
 const looksLikeKey = /^[a-z][\w-]*(\.[\w-]+)+$/;
 
 describe('message catalogues', () => {
@@ -147,9 +148,7 @@ describe('message catalogues', () => {
       'validation.passwordsNotMatching': 'The passwords are not matching!',
       'error.ORDER_PRICE_MISSING': 'Price is required!',
       'validation.priceRequired': 'Price is required!',
-      'validation.priceInvalid': 'Invalid price!',
-      'error.ORDER_QUANTITY_INVALID': 'Invalid quantity!',
-      'validation.quantityInvalid': 'Invalid quantity!',
+      // 'Invalid price!' and 'Invalid quantity!' gave way to messages that state the rule (issue 11).
       'validation.fieldRequired': 'Field required!',
       'page.notFound': 'This page could not be found',
       'page.error.unknownMiddleware': 'Unknown middleware',
@@ -194,11 +193,7 @@ describe('status labels', () => {
 describe('message keys used in src/', () => {
   const dynamicPrefixes = ['error.', ...Object.values(enumLabelGroups).map((group) => group.prefix)];
   /** Keys for screens not written yet (order form, password change); they still must be translated. */
-  const reservedForUpcomingScreens = new Set([
-    'validation.priceRequired',
-    'validation.priceInvalid',
-    'validation.quantityInvalid',
-  ]);
+  const reservedForUpcomingScreens = new Set<string>([]);
 
   it('every literal message id in src/ exists', () => {
     const missing: string[] = [];
@@ -236,9 +231,22 @@ describe('formatApiError', () => {
   const intlRo = createIntl({ locale: 'ro', defaultLocale: 'ro', messages: messagesFor('ro') });
 
   it('fills the params of a catalogue code', () => {
-    const error = { code: 'ORDER_SESSION_MIN_PRICE', params: { bound: '120.50' } };
-    expect(formatApiError(intlEn, error)).toBe('The price is below the session minimum of 120.50.');
-    expect(formatApiError(intlRo, error)).toBe('Prețul este sub minimul sesiunii de 120.50.');
+    const error = { code: 'ORDER_SESSION_MIN_PRICE', params: { bound: '120.50', currency: 'RON' } };
+    expect(formatApiError(intlEn, error)).toBe('The price is below the session minimum of 120.50 RON.');
+    expect(formatApiError(intlRo, error)).toBe('Prețul este sub minimul sesiunii de 120,50 RON.');
+  });
+
+  it('states the rule of a step or bound refusal, numbers in the locale format', () => {
+    const step = { code: 'ORDER_PRICE_STEP', params: { step: '0.01', currency: 'RON' } };
+    expect(formatApiError(intlEn, step)).toBe('The price must be a multiple of 0.01 RON.');
+    expect(formatApiError(intlRo, step)).toBe('Prețul trebuie să fie multiplu de 0,01 RON.');
+    const quantity = { code: 'ORDER_QUANTITY_INVALID', params: { step: '0.100', min: '0.100', max: '1000.000', unit: 'MWh' } };
+    expect(formatApiError(intlEn, quantity)).toBe('Invalid quantity! It must be a multiple of 0.100 between 0.100 and 1,000.000 MWh.');
+    expect(formatApiError(intlRo, quantity)).toBe('Cantitate invalidă! Trebuie să fie multiplu de 0,100, între 0,100 și 1.000,000 MWh.');
+    // An older server without the qualifier: the message still reads, without a stray space.
+    expect(formatApiError(intlEn, { code: 'ORDER_QUANTITY_STEP', params: { step: '5' } })).toBe('The quantity must be a multiple of 5.');
+    // Ids and codes are not numbers to format.
+    expect(formatApiError(intlEn, { code: 'ORDER_NOT_FOUND', params: { orderId: '12345' } })).toBe('Order 12345 was not found or has expired.');
   });
 
   it('uses Romanian plural forms', () => {
@@ -263,6 +271,7 @@ describe('formatApiError', () => {
   it('never shows a raw placeholder when a param is missing', () => {
     const text = formatApiError(intlEn, { code: 'ORDER_SESSION_MAX_PRICE', params: {} });
     expect(text).toBe('The price is above the session maximum of ….');
+    expect(text).not.toContain('{');
     expect(formatApiError(intlEn, { code: 'ORDER_PRICE_ZERO' })).toBe('The price cannot be zero.');
   });
 

@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { storedClientMemory, type ClientMemory } from '../../../machines/client-memory.ts';
 import type { PhasePermissions } from '../../../machines/session-phase.machine.ts';
 import { ApiCallError, type OrderSubmission, type OrdersApi } from '../../../streams/api.ts';
 import { OrderDialog, type OrderTicketRequest } from '../../../src/trading/OrderDialog.tsx';
@@ -20,6 +21,7 @@ function Harness({
   onAccepted,
   locale = 'en',
   fundsOf = async () => null,
+  clientMemory = null,
 }: {
   api: OrdersApi;
   initial: OrderTicketRequest;
@@ -27,6 +29,7 @@ function Harness({
   onAccepted?: () => void;
   locale?: 'en' | 'ro';
   fundsOf?: (clientCode: string) => Promise<number | null>;
+  clientMemory?: ClientMemory | null;
 }) {
   const [request, setRequest] = useState<OrderTicketRequest | null>(initial);
   return (
@@ -40,6 +43,7 @@ function Harness({
         permissions={permissions}
         keyPrefix="test-key"
         fundsOf={fundsOf}
+        clientMemory={clientMemory}
         {...(onAccepted ? { onAccepted } : {})}
       />
     </WithIntl>
@@ -71,7 +75,7 @@ describe('order dialog', () => {
     expect((await within(dialog).findByTestId('funds-shortfall')).textContent).toBe('Marja depășește fondurile disponibile: bursa va refuza ordinul dacă nu se depun încă 81,20 RON.');
   });
 
-  it('shows the SPEC messages for an incomplete or invalid form and sends nothing', async () => {
+  it('shows the SPEC messages for an incomplete form and the rule for an invalid one, and sends nothing', async () => {
     const { api, submit } = fakeApi(async () => order());
     render(<Harness api={api} initial={{ mode: 'add', asset, defaults: { way: 'bid' } }} />);
     const dialog = await screen.findByRole('dialog', { name: 'New order: Gas day-ahead' });
@@ -84,8 +88,48 @@ describe('order dialog', () => {
     fireEvent.change(within(dialog).getByLabelText('Price (RON)'), { target: { value: '150.005' } });
     fireEvent.change(within(dialog).getByLabelText('Quantity (MWh)'), { target: { value: '0.5' } }); // below the minimum of 1.0
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send order' }));
-    expect(await within(dialog).findByText('Invalid price!')).toBeTruthy();
-    expect(within(dialog).getByText('Invalid quantity!')).toBeTruthy();
+    expect(await within(dialog).findByText('Price must be a multiple of 0.01 RON')).toBeTruthy();
+    expect(within(dialog).getByText('Quantity must be between 1.0 and 10,000.0 MWh')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Quantity (MWh)'), { target: { value: '2.5' } }); // off the 1.0 step
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send order' }));
+    expect(await within(dialog).findByText('Quantity must be a multiple of 1.0 MWh')).toBeTruthy();
+    expect(submit).not.toHaveBeenCalled();
+  });
+
+  it('starts a new order with the client last used on the asset (per user, kept in localStorage)', async () => {
+    localStorage.clear();
+    const { api } = fakeApi(async () => order());
+    const first = render(<Harness api={api} clientMemory={storedClientMemory('broker1')} initial={{ mode: 'add', asset, defaults: { way: 'bid', price: '151.00', qty: '2.0' } }} />);
+    let dialog = await screen.findByRole('dialog');
+    const client = () => (within(dialog).getByLabelText('Client code') as HTMLSelectElement).value;
+    expect(client()).toBe(''); // two clients, none remembered yet: the user picks
+    fireEvent.change(within(dialog).getByLabelText('Client code'), { target: { value: 'RO-GAZEST' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send order' }));
+    await waitFor(() => expect(screen.getByTestId('open').textContent).toBe('closed'));
+    first.unmount();
+    expect(JSON.parse(localStorage.getItem('exchange.ticket.lastClient.broker1') ?? '{}')).toEqual({ 'GSPOT-DA': 'RO-GAZEST' });
+
+    const again = render(<Harness api={api} clientMemory={storedClientMemory('broker1')} initial={{ mode: 'add', asset, defaults: { way: 'ask' } }} />);
+    dialog = await screen.findByRole('dialog');
+    expect(client()).toBe('RO-GAZEST');
+    again.unmount();
+    // Another asset, and another user on the same asset, start without it.
+    const other = render(<Harness api={api} clientMemory={storedClientMemory('broker1')} initial={{ mode: 'add', asset: { ...asset, id: 'GSPOT-WD' }, defaults: { way: 'ask' } }} />);
+    dialog = await screen.findByRole('dialog');
+    expect(client()).toBe('');
+    other.unmount();
+    render(<Harness api={api} clientMemory={storedClientMemory('agency1')} initial={{ mode: 'add', asset, defaults: { way: 'ask' } }} />);
+    dialog = await screen.findByRole('dialog');
+    expect(client()).toBe('');
+  });
+
+  it('states the rule in Romanian with Romanian numbers', async () => {
+    const { api, submit } = fakeApi(async () => order());
+    render(<Harness api={api} locale="ro" initial={{ mode: 'add', asset, defaults: { way: 'bid', clientCode: 'RO-HIDRO', price: '150.005', qty: '20000' } }} />);
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Trimite ordinul' }));
+    expect(await within(dialog).findByText('Prețul trebuie să fie multiplu de 0,01 RON')).toBeTruthy();
+    expect(within(dialog).getByText('Cantitatea trebuie să fie între 1,0 și 10.000,0 MWh')).toBeTruthy();
     expect(submit).not.toHaveBeenCalled();
   });
 
@@ -117,19 +161,19 @@ describe('order dialog', () => {
   });
 
   it('shows a refusal of the server translated with its parameters, in both languages', async () => {
-    const refusal = () => Promise.reject(new ApiCallError('ORDER_SESSION_MIN_PRICE', { bound: '120.50' }, 422));
+    const refusal = () => Promise.reject(new ApiCallError('ORDER_SESSION_MIN_PRICE', { bound: '1120.50', currency: 'RON' }, 422));
     const { api } = fakeApi(refusal);
     render(<Harness api={api} initial={{ mode: 'add', asset, defaults: { way: 'bid', price: '100.00', qty: '1.0', clientCode: 'RO-HIDRO' } }} />);
     let dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send order' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe('The price is below the session minimum of 120.50.');
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('The price is below the session minimum of 1,120.50 RON.');
     expect(screen.getByTestId('open').textContent).toBe('open');
     cleanup();
 
     render(<Harness locale="ro" api={fakeApi(refusal).api} initial={{ mode: 'add', asset, defaults: { way: 'bid', price: '100.00', qty: '1.0', clientCode: 'RO-HIDRO' } }} />);
     dialog = await screen.findByRole('dialog', { name: 'Ordin nou: Gas day-ahead' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Trimite ordinul' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe('Prețul este sub minimul sesiunii de 120.50.');
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Prețul este sub minimul sesiunii de 1.120,50 RON.');
   });
 
   it('blocks an action the session phase forbids with the server code, without a request', async () => {
@@ -171,7 +215,7 @@ describe('order dialog', () => {
           api={api}
           clientCodes={['RO-HIDRO']}
           permissions={trading}
-          markets={[{ id: 'GAS-SPOT', name: 'Gas spot', commodity: 'gas', kind: 'spot', workspaceType: 'gas', currency: 'RON' }]}
+          markets={[{ id: 'GAS-SPOT', name: 'Gas spot', names: { ro: 'Gaze naturale spot', en: 'Gas spot' }, commodity: 'gas', kind: 'spot', workspaceType: 'gas', currency: 'RON' }]}
           assets={[asset, withinDay, { ...asset, id: 'EL-1', marketId: 'EL-SPOT', code: 'EL-1' }]}
           onAssetChange={onAssetChange}
         />
