@@ -47,3 +47,47 @@ export const textTokenPairs: ReadonlyArray<readonly [string, string]> = [
   ['--color-warning-text', '--color-surface'],
   ['--color-warning-text', '--color-warning-soft'],
 ];
+
+export type ButtonName = 'primary' | 'secondary' | 'danger' | 'buy' | 'sell' | 'ghost';
+
+/** One look of a button: its text token over its background token (or the surfaces a transparent one sits on). */
+export interface ButtonLook {
+  /** The rule in styles.css that draws it. */
+  selector: string;
+  text: string;
+  /** The background token; null for a transparent button, read against `over`. */
+  background: string | null;
+  over?: readonly string[];
+}
+
+/**
+ * Every button variant of styles.css, at rest and hovered (disabled buttons are exempt from WCAG
+ * contrast). The contrast test checks each in both themes and that styles.css draws it with these
+ * tokens, so a colour changed in either place is checked.
+ */
+export const buttonLooks: Record<ButtonName, readonly ButtonLook[]> = {
+  primary: [
+    { selector: '.button-primary', text: '--color-primary-contrast', background: '--color-primary' },
+    { selector: '.button-primary:hover:not(:disabled)', text: '--color-primary-contrast', background: '--color-primary-hover' },
+  ],
+  secondary: [
+    { selector: '.button-secondary', text: '--color-text', background: '--color-surface' },
+    { selector: '.button-secondary:hover:not(:disabled)', text: '--color-text', background: '--color-surface-2' },
+  ],
+  danger: [
+    { selector: '.button-danger', text: '--button-danger-text', background: '--button-danger-bg' },
+    { selector: '.button-danger:hover:not(:disabled)', text: '--button-danger-text', background: '--button-danger-hover-bg' },
+  ],
+  buy: [
+    { selector: '.button-bid', text: '--button-buy-text', background: '--button-buy-bg' },
+    { selector: '.button-bid:hover:not(:disabled)', text: '--button-buy-text', background: '--button-buy-hover-bg' },
+  ],
+  sell: [
+    { selector: '.button-ask', text: '--button-sell-text', background: '--button-sell-bg' },
+    { selector: '.button-ask:hover:not(:disabled)', text: '--button-sell-text', background: '--button-sell-hover-bg' },
+  ],
+  ghost: [
+    { selector: '.button-ghost', text: '--color-text-muted', background: null, over: ['--color-background', '--color-surface', '--color-surface-2', '--color-header-bg'] },
+    { selector: '.button-ghost:hover', text: '--color-text', background: '--color-surface-2' },
+  ],
+};

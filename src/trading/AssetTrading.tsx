@@ -31,10 +31,11 @@ function isTyping(target: EventTarget | null): boolean {
   return target.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName);
 }
 
-/** B opens a buy ticket and S a sell ticket for the asset shown (not while typing or in a dialog). */
+/** B opens a buy ticket and S a sell ticket for the asset shown (not while typing or in a dialog; only for a user who may trade). */
 export function AssetShortcuts({ asset }: { asset: AssetSpecification }) {
   const desk = useTradingDesk();
   useEffect(() => {
+    if (!desk.canTrade) return undefined; // a user who may not trade gets no tickets
     const onKey = (event: KeyboardEvent) => {
       if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
       if (document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
@@ -51,9 +52,10 @@ export function AssetShortcuts({ asset }: { asset: AssetSpecification }) {
 
 export function BuySellButtons({ asset }: { asset: AssetSpecification }) {
   const desk = useTradingDesk();
+  if (!desk.canTrade) return null;
   return (
     <span className="buy-sell">
-      <button type="button" className="button button-primary" aria-keyshortcuts="B" onClick={() => desk.openTicket({ mode: 'add', asset, defaults: { way: 'bid' } })}>
+      <button type="button" className="button button-bid" aria-keyshortcuts="B" onClick={() => desk.openTicket({ mode: 'add', asset, defaults: { way: 'bid' } })}>
         <FormattedMessage id="trading.buy" />
       </button>
       <button type="button" className="button button-ask" aria-keyshortcuts="S" onClick={() => desk.openTicket({ mode: 'add', asset, defaults: { way: 'ask' } })}>
@@ -105,11 +107,13 @@ export function AssetTrading({ asset }: { asset: AssetSpecification }) {
           <h2 id="book-title">
             <FormattedMessage id="asset.book" />
           </h2>
-          <span className="muted small">
-            <FormattedMessage id="book.hint" />
-          </span>
+          {desk.canTrade && (
+            <span className="muted small">
+              <FormattedMessage id="book.hint" />
+            </span>
+          )}
         </div>
-        <OrderBook book={book} asset={asset} ownOrders={orders} onLevel={(side, level) => desk.openTicket(ticketFromLevel(asset, side, level))} />
+        <OrderBook book={book} asset={asset} ownOrders={orders} onLevel={desk.canTrade ? (side, level) => desk.openTicket(ticketFromLevel(asset, side, level)) : undefined} />
       </section>
       <section className="card" aria-labelledby="my-orders-title">
         <div className="card-header">

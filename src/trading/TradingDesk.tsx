@@ -1,6 +1,8 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { OrderForm, OrderTicketMode } from '../../machines/order-ticket.machine.ts';
+import { storedClientMemory } from '../../machines/client-memory.ts';
+import { canTrade } from '../../machines/permissions.ts';
 import { phasePermissions, sessionPhaseMachineFor, type PhasePermissions } from '../../machines/session-phase.machine.ts';
 import type { AssetSpecification, Market } from '../../protocol/reference.ts';
 import type { Order } from '../../protocol/market-data.ts';
@@ -13,15 +15,17 @@ import { useMyTradesList } from './live.ts';
 import { OrderDialog, type OrderTicketRequest } from './OrderDialog.tsx';
 
 interface TradingDesk {
-  /** Opens the order dialog (add, modify, cancel, suspend, activate). */
+  /** Opens the order dialog (add, modify, cancel, suspend, activate); a new order only for a user who may trade. */
   openTicket(request: OrderTicketRequest): void;
+  /** machines/permissions.ts canTrade of the signed-in user: whether Buy/Sell, level clicks and B/S are offered. */
+  canTrade: boolean;
 }
 
 const DeskContext = createContext<TradingDesk | null>(null);
 
 export function useTradingDesk(): TradingDesk {
   const desk = useContext(DeskContext);
-  return desk ?? { openTicket: () => undefined };
+  return desk ?? { openTicket: () => undefined, canTrade: false };
 }
 
 function samePermissions(a: PhasePermissions | null, b: PhasePermissions | null): boolean {
@@ -72,7 +76,13 @@ export function TradingDeskProvider({ children }: { children: ReactNode }) {
   const realtime = useRealtime();
   const user = useUser();
   const [request, setRequest] = useState<OrderTicketRequest | null>(null);
-  const desk = useMemo<TradingDesk>(() => ({ openTicket: (next) => setRequest({ ...next }) }), []);
+  const trader = canTrade(user);
+  const desk = useMemo<TradingDesk>(
+    () => ({ openTicket: (next) => (next.mode !== 'add' || trader) && setRequest({ ...next }), canTrade: trader }),
+    [trader],
+  );
+  const username = user?.username ?? null;
+  const clientMemory = useMemo(() => (username ? storedClientMemory(username) : null), [username]);
   const close = useCallback(() => setRequest(null), []);
   const api = useMemo(() => appOrdersApi(), []);
   const reference = useReference(realtime?.connection ?? null);
@@ -90,6 +100,7 @@ export function TradingDeskProvider({ children }: { children: ReactNode }) {
               onClose={close}
               api={api}
               clientCodes={user?.clientCodes ?? []}
+              clientMemory={clientMemory}
               permissions={permissions}
               onAccepted={onAccepted}
               markets={reference.markets}

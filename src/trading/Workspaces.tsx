@@ -233,7 +233,7 @@ function WorkspaceBook({ asset }: { asset: AssetSpecification }) {
         <h3 className="mono">{asset.code}</h3>
         <span className="muted small">{asset.name}</span>
       </div>
-      <OrderBook book={book} asset={asset} ownOrders={orders} maxHeight={200} onLevel={(side, level) => desk.openTicket(ticketFromLevel(asset, side, level))} />
+      <OrderBook book={book} asset={asset} ownOrders={orders} maxHeight={200} onLevel={desk.canTrade ? (side, level) => desk.openTicket(ticketFromLevel(asset, side, level)) : undefined} />
     </section>
   );
 }
