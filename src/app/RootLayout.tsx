@@ -1,13 +1,16 @@
 import { Outlet, useRouter } from '@tanstack/react-router';
 import { useEffect, useRef } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { peekSessionEndReason, useSession } from '../auth/session.ts';
+import { peekSessionEndReason, subscribeRemoteSessionChange, useSession } from '../auth/session.ts';
+import { SessionExpiredBanner, SessionRenewalDialog } from '../auth/SessionExpiry.tsx';
+import '../auth/session.css';
 import { LoadingBar, NavigationLoading } from '../components/LoadingBar.tsx';
 
 /**
- * When a session ends on its own (the auth machine saw the token expire, or a request was refused),
- * the current route's middleware runs again, so a page behind `auth` goes to the sign-in page, which
- * says why. Signing out navigates by itself (to the logout page).
+ * When a session ends without a user to keep (the server refused the token before the user loaded),
+ * or another window signed in or out, the current route's middleware runs again: a page behind `auth`
+ * goes to the sign-in page, the sign-in page home. An expired token with its user keeps the page
+ * (a banner and the dialog to sign in again). Signing out here navigates by itself (to the logout page).
  */
 function SessionWatcher() {
   const router = useRouter();
@@ -18,6 +21,7 @@ function SessionWatcher() {
     hadSession.current = session !== null;
     if (had && !session && peekSessionEndReason() === 'expired') void router.invalidate();
   }, [session, router]);
+  useEffect(() => subscribeRemoteSessionChange(() => void router.invalidate()), [router]);
   return null;
 }
 
@@ -31,7 +35,9 @@ export function RootLayout() {
       <LoadingBar />
       <NavigationLoading />
       <SessionWatcher />
+      <SessionExpiredBanner />
       <Outlet />
+      <SessionRenewalDialog />
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { redirect } from '@tanstack/react-router';
 import type { Locale } from '../../protocol/enums.ts';
 import { isTokenError } from '../api/http.ts';
-import { activeToken, peekSessionEndReason } from '../auth/session.ts';
+import { activeToken, leaveExpiredSession, peekSessionEndReason } from '../auth/session.ts';
 import { ensureUser } from '../auth/sign-in.ts';
 import { localePath, writeLocaleCookie } from '../i18n/locale.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
@@ -64,6 +64,8 @@ const registry = new Map<string, Middleware>([
     ({ locale, href }) => {
       if (activeToken()) return;
       const expired = peekSessionEndReason() === 'expired';
+      // An expired session kept its page; going elsewhere means signing in on the sign-in page instead.
+      if (expired) leaveExpiredSession();
       const target = expired ? authRedirects.callback : authRedirects.login;
       const home = localePath(locale, authRedirects.home);
       throw redirect({

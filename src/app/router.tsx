@@ -45,6 +45,7 @@ const pages = {
   workspacesHorizontal: lazyPage(() => import('../pages/trading/WorkspacePage.tsx'), 'WorkspacesHorizontalPage'),
   workspacesVertical: lazyPage(() => import('../pages/trading/WorkspacePage.tsx'), 'WorkspacesVerticalPage'),
   asset: lazyPage(() => import('../pages/trading/AssetPage.tsx'), 'AssetPage'),
+  bookWindow: lazyPage(() => import('../pages/trading/BookWindowPage.tsx'), 'BookWindowPage'),
 };
 
 /**
@@ -152,6 +153,15 @@ function localeRoutes(locale: Locale, parent: AnyRoute) {
     ),
     component: pages.asset,
   });
+  // One book in its own window (pop out from a book's header): the empty layout, the shared sign-in.
+  const bookWindow = createRoute({
+    getParentRoute: () => layouts.empty,
+    path: 'trading/book/$assetId',
+    params: { parse: (params: { assetId: string }) => parseAssetParams(params), stringify: (params: { assetId: string }) => params },
+    beforeLoad: guard(),
+    loader: signedInLoader(({ params }: { params: { assetId: string } }) => loadAsset(undefined, params.assetId)),
+    component: pages.bookWindow,
+  });
 
   return [
     layouts.default.addChildren([
@@ -166,7 +176,7 @@ function localeRoutes(locale: Locale, parent: AnyRoute) {
       asset,
     ]),
     layouts.api.addChildren([apiDocs]),
-    layouts.empty.addChildren([login, resetPassword]),
+    layouts.empty.addChildren([login, resetPassword, bookWindow]),
   ];
 }
 

@@ -216,6 +216,20 @@ export function endSession(reason: SessionEndReason = 'signOut'): void {
   }
 }
 
+/**
+ * This window leaves its expired session for the sign-in page (the user went to another page):
+ * signed out here only; other windows keep their pages and their dialog.
+ */
+export function leaveExpiredSession(): void {
+  if (tokenPhase(authActor.getSnapshot()) !== 'expired') return;
+  applyingRemote = true;
+  try {
+    authActor.send({ type: 'SIGN_OUT' });
+  } finally {
+    applyingRemote = false;
+  }
+}
+
 /** 'expired' while the machine says the session's token expired (the login page says so). */
 export function peekSessionEndReason(): SessionEndReason | null {
   const snapshot = authActor.getSnapshot();

@@ -2,6 +2,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { authRedirects } from '../app/middleware.ts';
 import { signOut } from '../auth/sign-in.ts';
+import { SessionCountdown } from '../auth/SessionExpiry.tsx';
 import { useAuth } from '../auth/use-auth.ts';
 import { ConnectionIndicator } from '../components/ConnectionIndicator.tsx';
 import { useDialogs } from '../components/dialogs/DialogProvider.tsx';
@@ -83,6 +84,7 @@ export function AppHeader() {
         <nav className="main-nav" aria-label={intl.formatMessage({ id: 'nav.main' })}>
           {nav.map((item) => (
             <Link
+          {signedIn && <SessionCountdown />}
               key={item.path}
               to={localePath(locale, item.path)}
               className="main-nav-link"

@@ -12,6 +12,8 @@ import { useTradingDesk } from './TradingDesk.tsx';
 import { TransactionsPanel } from './TransactionsPanel.tsx';
 import type { OrderTicketRequest } from './OrderDialog.tsx';
 import { DescriptionList } from '../components/DescriptionList.tsx';
+import { useCanAct } from '../auth/use-auth.ts';
+import { PopOutButton } from './PopOutButton.tsx';
 
 /** A ticket for the opposite side of a clicked level, at its price and quantity (hitting it). */
 export function ticketFromLevel(asset: AssetSpecification, side: Way, level: BookLevel): OrderTicketRequest {
@@ -34,8 +36,9 @@ function isTyping(target: EventTarget | null): boolean {
 /** B opens a buy ticket and S a sell ticket for the asset shown (not while typing or in a dialog; only for a user who may trade). */
 export function AssetShortcuts({ asset }: { asset: AssetSpecification }) {
   const desk = useTradingDesk();
+  const canAct = useCanAct();
   useEffect(() => {
-    if (!desk.canTrade) return undefined; // a user who may not trade gets no tickets
+    if (!canAct || !desk.canTrade) return; // an expired session offers no actions; a user who may not trade, no tickets
     const onKey = (event: KeyboardEvent) => {
       if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
       if (document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
@@ -46,19 +49,20 @@ export function AssetShortcuts({ asset }: { asset: AssetSpecification }) {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [asset, desk]);
+  }, [asset, desk, canAct]);
   return null;
 }
 
 export function BuySellButtons({ asset }: { asset: AssetSpecification }) {
   const desk = useTradingDesk();
+  const canAct = useCanAct();
   if (!desk.canTrade) return null;
   return (
     <span className="buy-sell">
-      <button type="button" className="button button-bid" aria-keyshortcuts="B" onClick={() => desk.openTicket({ mode: 'add', asset, defaults: { way: 'bid' } })}>
+      <button type="button" className="button button-bid" aria-keyshortcuts="B" disabled={!canAct} onClick={() => desk.openTicket({ mode: 'add', asset, defaults: { way: 'bid' } })}>
         <FormattedMessage id="trading.buy" />
       </button>
-      <button type="button" className="button button-ask" aria-keyshortcuts="S" onClick={() => desk.openTicket({ mode: 'add', asset, defaults: { way: 'ask' } })}>
+      <button type="button" className="button button-ask" aria-keyshortcuts="S" disabled={!canAct} onClick={() => desk.openTicket({ mode: 'add', asset, defaults: { way: 'ask' } })}>
         <FormattedMessage id="trading.sell" />
       </button>
     </span>
@@ -98,6 +102,7 @@ export function StatsCard({ asset }: { asset: AssetSpecification }) {
 export function AssetTrading({ asset }: { asset: AssetSpecification }) {
   const intl = useIntl();
   const desk = useTradingDesk();
+  const canAct = useCanAct();
   const book = useBook(asset.id);
   const orders = useMyOrders();
   return (
@@ -112,8 +117,9 @@ export function AssetTrading({ asset }: { asset: AssetSpecification }) {
               <FormattedMessage id="book.hint" />
             </span>
           )}
+          <PopOutButton asset={asset} />
         </div>
-        <OrderBook book={book} asset={asset} ownOrders={orders} onLevel={desk.canTrade ? (side, level) => desk.openTicket(ticketFromLevel(asset, side, level)) : undefined} />
+        <OrderBook book={book} asset={asset} ownOrders={orders} onLevel={canAct && desk.canTrade ? (side, level) => desk.openTicket(ticketFromLevel(asset, side, level)) : undefined} />
       </section>
       <section className="card" aria-labelledby="my-orders-title">
         <div className="card-header">

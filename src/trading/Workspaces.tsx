@@ -15,6 +15,8 @@ import { formatApiError } from '../i18n/format-error.ts';
 import { ticketFromLevel } from './AssetTrading.tsx';
 import { useBook, useMyOrders } from './live.ts';
 import { LiveMarketWatch } from './MarketWatch.tsx';
+import { useCanAct } from '../auth/use-auth.ts';
+import { PopOutButton } from './PopOutButton.tsx';
 import { OrderBook } from './OrderBook.tsx';
 import { useTradingDesk } from './TradingDesk.tsx';
 
@@ -225,6 +227,7 @@ export function WorkspaceDialog({
 
 function WorkspaceBook({ asset }: { asset: AssetSpecification }) {
   const desk = useTradingDesk();
+  const canAct = useCanAct();
   const book = useBook(asset.id);
   const orders = useMyOrders();
   return (
@@ -232,8 +235,9 @@ function WorkspaceBook({ asset }: { asset: AssetSpecification }) {
       <div className="card-header">
         <h3 className="mono">{asset.code}</h3>
         <span className="muted small">{asset.name}</span>
+        <PopOutButton asset={asset} />
       </div>
-      <OrderBook book={book} asset={asset} ownOrders={orders} maxHeight={200} onLevel={desk.canTrade ? (side, level) => desk.openTicket(ticketFromLevel(asset, side, level)) : undefined} />
+      <OrderBook book={book} asset={asset} ownOrders={orders} maxHeight={200} onLevel={canAct && desk.canTrade ? (side, level) => desk.openTicket(ticketFromLevel(asset, side, level)) : undefined} />
     </section>
   );
 }

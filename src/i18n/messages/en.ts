@@ -4,6 +4,7 @@ import { notificationsEn } from './notifications.ts';
 import { ordersHistoryEn } from './orders-history.ts';
 import { sessionPanelsEn } from './session-panels.ts';
 import { ticketEn } from './ticket.ts';
+import { sessionEn } from './session.ts';
 
 /**
  * English messages: the fallback language and the reference key set (MessageKey).
@@ -660,6 +661,7 @@ export const en = {
   ...sessionPanelsEn,
   ...ordersHistoryEn,
   ...notificationsEn,
+  ...sessionEn,
   ...accountEn,
   ...ticketEn,
 } as const satisfies Record<string, string>;

@@ -5,6 +5,7 @@ import { notificationsRo } from './notifications.ts';
 import { ordersHistoryRo } from './orders-history.ts';
 import { sessionPanelsRo } from './session-panels.ts';
 import { ticketRo } from './ticket.ts';
+import { sessionRo } from './session.ts';
 
 /**
  * Romanian messages, the default language. Same keys as en.ts (the type enforces it, and so does
@@ -662,6 +663,7 @@ export const ro: Record<MessageKey, string> = {
   ...sessionPanelsRo,
   ...ordersHistoryRo,
   ...notificationsRo,
+  ...sessionRo,
   ...accountRo,
   ...ticketRo,
 };

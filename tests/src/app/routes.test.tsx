@@ -66,7 +66,7 @@ function api(url: string, init?: RequestInit): Response {
   if (url === '/session/api/user/info') return json(200, user);
   if (url === '/session/api/markets') return json(200, { markets: [market], rings: [] });
   if (url === '/session/api/assets') return json(200, { assets: [asset] });
-  if (url === '/session/api/orders/mine') return json(200, { items: [] });
+  if (url === '/session/api/orders/mine') return json(200, { items: [], seq: 0 });
   if (url === '/session/api/user/login-history') return json(200, { items: history });
   if (url === '/session/api/user/preferences') return json(200, JSON.parse(String(init?.body)));
   if (url === '/session/api/user/password') return json(422, { error: { code: 'AUTH_PASSWORD_USED_BEFORE', params: {} } });
@@ -192,14 +192,22 @@ describe('my account', () => {
 });
 
 describe('session expiry', () => {
-  it('sends the user to sign in again when the token expires (500 ms early), saying why', async () => {
+  it('keeps the page when the token expires (500 ms early): a banner says so, the dialog offers to sign in again; another page goes to sign-in, saying why', async () => {
     startSession('tok', new Date(Date.now() + 1_200).toISOString());
     const router = createAppRouter({ history: createMemoryHistory({ initialEntries: ['/session/en/my-account'] }) });
     render(<App router={router} realtime={false} />);
     expect(await screen.findByText('Broker Energie SA')).toBeTruthy();
+    // Inside the two-minute warning from the start: the dialog is open with the countdown.
+    expect(await screen.findByRole('dialog', { name: 'Sign in again to stay connected' })).toBeTruthy();
+    expect(
+      await screen.findByText('Your session has expired. Orders cannot be placed, changed or cancelled until you sign in again.', undefined, { timeout: 3_000 }),
+    ).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/en/my-account');
+    expect(screen.getByText('Broker Energie SA')).toBeTruthy();
+    await router.navigate({ to: '/en/trading/account' });
     expect(await screen.findByRole('heading', { name: 'Sign in' }, { timeout: 3_000 })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/en/login');
-    expect(router.state.location.search).toEqual({ redirect: '/en/my-account', reason: 'expired' });
+    expect(router.state.location.search).toEqual({ redirect: '/en/trading/account', reason: 'expired' });
     expect(screen.getByText('Your session has expired. Please sign in again.')).toBeTruthy();
   });
 });
