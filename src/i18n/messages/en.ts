@@ -632,8 +632,10 @@ export const en = {
   'stats.updated': 'Updated',
   'notify.region': 'Notifications',
   'notify.dismiss': 'Dismiss',
-  'notify.order': 'Order {status}: {way} {qty} {asset} at {price} for {client}',
-  'notify.orderSuspended': 'Order suspended ({status}): {way} {qty} {asset} at {price} for {client}',
+  'notify.order':
+    'Order {status, select, created {created} modified {modified} traded {traded} tradedPartially {partially traded} cancelled {cancelled} other {{status}}}: {way} {qty} {asset} at {price} for {client}',
+  'notify.orderSuspended':
+    'Order suspended ({status, select, created {created} modified {modified} traded {traded} tradedPartially {partially traded} cancelled {cancelled} other {{status}}}): {way} {qty} {asset} at {price} for {client}',
   'notify.trade': 'Trade on {asset}: {qty} at {price} ({seller} → {buyer})',
   'workspace.hint': 'Live prices of every market you trade. A row opens the asset; B or S on a row opens a buy or sell ticket.',
   'workspaces.mine': 'My workspaces',

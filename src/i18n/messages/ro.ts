@@ -634,8 +634,11 @@ export const ro: Record<MessageKey, string> = {
   'stats.updated': 'Actualizat',
   'notify.region': 'Notificări',
   'notify.dismiss': 'Închide notificarea',
-  'notify.order': 'Ordin {status}: {way} {qty} {asset} la {price} pentru {client}',
-  'notify.orderSuspended': 'Ordin suspendat ({status}): {way} {qty} {asset} la {price} pentru {client}',
+  // The status in lower case inside the sentence ('Ordin creat', not 'Ordin Creat' from the status label).
+  'notify.order':
+    'Ordin {status, select, created {creat} modified {modificat} traded {tranzacționat} tradedPartially {tranzacționat parțial} cancelled {anulat} other {{status}}}: {way} {qty} {asset} la {price} pentru {client}',
+  'notify.orderSuspended':
+    'Ordin suspendat ({status, select, created {creat} modified {modificat} traded {tranzacționat} tradedPartially {tranzacționat parțial} cancelled {anulat} other {{status}}}): {way} {qty} {asset} la {price} pentru {client}',
   'notify.trade': 'Tranzacție pe {asset}: {qty} la {price} ({seller} → {buyer})',
   'workspace.hint': 'Prețurile în timp real ale tuturor piețelor pe care tranzacționați. Un rând deschide activul; B sau S pe un rând deschide un ordin de cumpărare sau de vânzare.',
   'workspaces.mine': 'Spațiile mele de lucru',

@@ -39,7 +39,7 @@ function orderValues(intl: IntlShape, order: Order, reference: Reference) {
   const asset = reference.assets.get(order.assetId);
   return {
     way: intl.formatMessage({ id: enumLabelKey('way', order.way) }),
-    status: intl.formatMessage({ id: enumLabelKey('orderStatus', order.status) }),
+    status: order.status as string, // notify.order words it inside the sentence (select), in lower case
     asset: asset?.code ?? order.assetId,
     qty: asset ? formatMinor(intl, order.offeredQty, asset.quantityDecimals) : String(order.offeredQty),
     price: order.price === null ? '—' : asset ? formatMinor(intl, order.price, asset.priceDecimals) : String(order.price),
