@@ -10,7 +10,7 @@ import {
   type ResetExpiredPasswordRequest,
   type UserInfo,
 } from '../protocol/auth.ts';
-import { orderSchema, type Order } from '../protocol/market-data.ts';
+import { orderUpdateSchema, type Order, type OrderUpdate } from '../protocol/market-data.ts';
 import type { AddOrderRequest, ModifyOrderRequest } from '../protocol/orders.ts';
 import { errorResponseSchema } from '../protocol/reference.ts';
 
@@ -127,10 +127,13 @@ export interface OrdersApi {
  * or the token is expired: auth's requestToken); the call is then refused with AUTH_TOKEN_EXPIRED
  * without reaching the network.
  */
-export function createOrdersApi(options: ApiOptions & { getToken: () => string | null }): OrdersApi {
+export function createOrdersApi(options: ApiOptions & { getToken: () => string | null; onReply?: (update: OrderUpdate) => void }): OrdersApi {
+  // The reply is the order with the journal seq its state stands at: handed to onReply (the user's
+  // orders take it like a queue update, the higher seq winning), the order to the caller.
   const parseOrder = (body: unknown) => {
-    const order = (body as { order?: unknown } | undefined)?.order;
-    return orderSchema.safeParse(order).data;
+    const update = orderUpdateSchema.safeParse(body).data;
+    if (update) options.onReply?.(update);
+    return update?.order;
   };
   return {
     submit(submission, signal) {

@@ -59,10 +59,12 @@ export function ordersRoutes({ auth, store, trading, marketData, marketOfAsset }
       const user = await requireUser(auth, request);
       const query = parseWith(ordersQuerySchema, request.query);
       const live = trading.liveOrders(user, query.assetId);
-      if (query.history !== 'true') return { items: live };
+      // The journal seq the live orders stand at: the client keeps them only where it knows no newer state.
+      const seq = trading.journalSeq;
+      if (query.history !== 'true') return { items: live, seq };
       const stored = await store.trading.orders({ clientCodes: user.clientCodes, assetId: query.assetId, limit: 500 });
       const liveIds = new Set(live.map((order) => order.orderId));
-      return { items: [...live, ...stored.filter((order) => !liveIds.has(order.orderId))] };
+      return { items: [...live, ...stored.filter((order) => !liveIds.has(order.orderId))], seq };
     });
 
     app.get('/transactions', async (request) => {

@@ -72,6 +72,11 @@ export class TradingService {
     return this.orderOutcome(await this.options.sequencer.submit({ type: action, actor: this.actorOf(user), orderId: id }));
   }
 
+  /** The journal seq the engine's state stands at (what liveOrders lists). */
+  get journalSeq(): number {
+    return this.options.sequencer.lastJournalSeq;
+  }
+
   /** Live orders (on the book or suspended) of the clients the user acts for. */
   liveOrders(user: UserRecord, assetId?: string): Order[] {
     const clients = new Set(user.clientCodes);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { transactionSchema, type Transaction } from '../../protocol/market-data.ts';
 import { createOrdersApi, type OrdersApi } from '../../streams/api.ts';
 import { activeToken } from '../auth/session.ts';
+import { orderReplies } from '../realtime/order-replies.ts';
 import { authedRequest } from './http.ts';
 
 const transactionsResponseSchema = z.strictObject({ items: z.array(transactionSchema) });
@@ -21,6 +22,6 @@ let ordersApi: OrdersApi | null = null;
 
 /** The order calls of the order dialog, with the session's current token. */
 export function appOrdersApi(): OrdersApi {
-  ordersApi ??= createOrdersApi({ getToken: () => activeToken() });
+  ordersApi ??= createOrdersApi({ getToken: () => activeToken(), onReply: (update) => orderReplies.next(update) });
   return ordersApi;
 }

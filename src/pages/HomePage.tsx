@@ -6,6 +6,8 @@ import type { Order } from '../../protocol/market-data.ts';
 import type { AssetSpecification, Market } from '../../protocol/reference.ts';
 import { toApiError } from '../api/errors.ts';
 import { fetchMyActiveOrders } from '../api/orders.ts';
+import { useRealtime } from '../realtime/RealtimeProvider.tsx';
+import { useMyOrders } from '../trading/live.ts';
 import { fetchAssets, fetchMarkets } from '../api/reference.ts';
 import { authRedirects } from '../app/middleware.ts';
 import { useAsync } from '../app/use-async.ts';
@@ -21,6 +23,7 @@ import { useLocale } from '../i18n/use-locale.ts';
 import { useAccountFigures } from '../trading/account/account-figures.ts';
 import { FiguresError } from '../trading/account/AccountFigures.tsx';
 import { LimitsAtAGlance } from '../trading/account/LimitsAtAGlance.tsx';
+import { localName } from '../i18n/reference-names.ts';
 
 /** Home (SPEC §2): what a signed-in user needs first; the public face for a guest. */
 export function HomePage() {
@@ -45,16 +48,19 @@ function Dashboard({ user }: { user: UserInfo }) {
     }));
     return { rows, assets: new Map(assets.map((asset) => [asset.id, asset])) };
   }, [user.userId]);
-  const orders = useAsync((signal) => fetchMyActiveOrders(signal), [user.userId]);
+  // The list comes from the user's orders (live); the call seeds them and says when the first list is in.
+  const ordersLoad = useAsync((signal) => fetchMyActiveOrders(signal), [user.userId]);
+  const liveOrders = useMyOrders();
+  const live = useRealtime() !== null;
 
   const marketColumns: DataTableColumn<MarketRow>[] = [
     {
       id: 'name',
       header: intl.formatMessage({ id: 'home.markets.market' }),
-      sortValue: (row) => row.market.name,
+      sortValue: (row) => localName(row.market, locale),
       cell: (row) => (
         <Link to={localePath(locale, `/trading/market/${row.market.id}/account`)} className="strong-link">
-          {row.market.name}
+          {localName(row.market, locale)}
         </Link>
       ),
     },
@@ -249,10 +255,10 @@ function Dashboard({ user }: { user: UserInfo }) {
               <FormattedMessage id="home.orders.title" />
             </h2>
           </div>
-          {orders.status === 'error' ? (
+          {ordersLoad.status === 'error' ? (
             <div className="alert alert-error" role="alert">
-              {formatApiError(intl, toApiError(orders.error))}{' '}
-              <button type="button" className="button-link" onClick={orders.reload}>
+              {formatApiError(intl, toApiError(ordersLoad.error))}{' '}
+              <button type="button" className="button-link" onClick={ordersLoad.reload}>
                 <FormattedMessage id="page.error.retry" />
               </button>
             </div>
@@ -260,9 +266,9 @@ function Dashboard({ user }: { user: UserInfo }) {
             <DataTable
               label={intl.formatMessage({ id: 'home.orders.title' })}
               columns={orderColumns}
-              rows={orders.data ?? []}
+              rows={ordersLoad.status === 'loading' ? [] : live ? liveOrders : (ordersLoad.data ?? [])}
               rowKey={(order) => order.orderId}
-              loading={orders.status === 'loading'}
+              loading={ordersLoad.status === 'loading'}
               initialSort={{ columnId: 'createdAt', direction: 'desc' }}
               initialRowsPerPage={10}
               rowsPerPageOptions={[10, 25, 50, 'all']}

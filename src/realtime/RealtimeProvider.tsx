@@ -2,10 +2,13 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { createActor, type ActorRefFrom } from 'xstate';
 import { connectionMachine, connectionMachineFor } from '../../machines/connection.machine.ts';
+import { myOrdersMachine, myOrdersMachineFrom } from '../../machines/my-orders.machine.ts';
 import { sessionPhaseMachineFor } from '../../machines/session-phase.machine.ts';
 import type { SessionPhase } from '../../protocol/enums.ts';
 import { createConnection, type Connection } from '../../streams/connection.ts';
 import { useConnection } from '../../streams/react.ts';
+import { sessionStreams } from '../../streams/session.ts';
+import { orderReplies } from './order-replies.ts';
 import { activeToken } from '../auth/session.ts';
 import { useAuth } from '../auth/use-auth.ts';
 
@@ -17,6 +20,8 @@ import { useAuth } from '../auth/use-auth.ts';
 interface Realtime {
   connection: Connection;
   connectionActor: ActorRefFrom<typeof connectionMachine>;
+  /** The user's orders: the order queue and the replies to the user's order calls, per order a lifecycle. */
+  myOrders: ActorRefFrom<typeof myOrdersMachine>;
 }
 
 const RealtimeContext = createContext<Realtime | null>(null);
@@ -40,10 +45,13 @@ export function createExchangeConnection(): Connection {
 function ConnectionActor({ connection, onReady }: { connection: Connection; onReady: (value: Realtime | null) => void }) {
   const machine = useMemo(() => connectionMachineFor(connection), [connection]);
   const connectionActor = useActorRef(machine);
+  // The session's streams are made here first, so they carry the order replies.
+  const ordersMachine = useMemo(() => myOrdersMachineFrom(sessionStreams(connection, { orderReplies$: orderReplies }).orderUpdates$), [connection]);
+  const myOrders = useActorRef(ordersMachine);
   useEffect(() => {
-    onReady({ connection, connectionActor });
+    onReady({ connection, connectionActor, myOrders });
     return () => onReady(null);
-  }, [connection, connectionActor, onReady]);
+  }, [connection, connectionActor, myOrders, onReady]);
   return null;
 }
 

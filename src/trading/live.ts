@@ -1,118 +1,42 @@
 /**
- * The trading screens' view of the STOMP channel: the streams of streams/ shared per connection (one
- * STOMP subscription per destination however many panels show it) and small hooks over them.
+ * The trading screens' hooks over the session: the shared streams of streams/session.ts (one STOMP
+ * subscription per destination however many panels show it) and the user's orders from the
+ * my-orders machine the realtime provider runs per connection. Views select; they do not fold.
  */
+import { useSelector } from '@xstate/react';
 import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { map, of, scan, share, shareReplay, startWith, type Observable } from 'rxjs';
+import { of, type Observable } from 'rxjs';
+import { createActor } from 'xstate';
+import { myOrdersMachine, selectOpenOrders, type MyOrdersSnapshot, type OpenOrder } from '../../machines/my-orders.machine.ts';
 import type { MarketWatchRow, Order, OrderUpdate, OwnBest, SessionStats, Trade, Transaction } from '../../protocol/market-data.ts';
-import { book$, coalesceBookToFrame, emptyBook, type BookView } from '../../streams/book.ts';
-import { coalesceToFrame } from '../../streams/frame.ts';
+import { emptyBook, type BookView } from '../../streams/book.ts';
 import type { Connection } from '../../streams/connection.ts';
-import { foldMarketWatch, marketWatch$, myTrades$, ownBest$, sessionStats$, trades$ } from '../../streams/market-data.ts';
-import { foldOrders, myOrders$ } from '../../streams/orders.ts';
+import { sessionStreams, type SessionStreams } from '../../streams/session.ts';
 import { useRealtime } from '../realtime/RealtimeProvider.tsx';
 
-const cache = new WeakMap<Connection, Map<string, Observable<unknown>>>();
-
-function shared<T>(connection: Connection, key: string, make: () => Observable<T>): Observable<T> {
-  let streams = cache.get(connection);
-  if (!streams) {
-    streams = new Map();
-    cache.set(connection, streams);
-  }
-  let stream = streams.get(key) as Observable<T> | undefined;
-  if (!stream) {
-    stream = make();
-    streams.set(key, stream as Observable<unknown>);
-  }
-  return stream;
+/** The session streams of the connection (made by the realtime provider, with the order replies). */
+function streamsOf(connection: Connection): SessionStreams {
+  return sessionStreams(connection);
 }
 
-const replayLatest = <T>() => shareReplay<T>({ bufferSize: 1, refCount: true });
-
-/** Raw own order updates (each subscriber of the shared stream sees the updates from then on). */
+/** Raw own order updates of the private queue (each subscriber sees the updates from then on). */
 export function sharedOrderUpdates(connection: Connection): Observable<OrderUpdate> {
-  return shared(connection, 'orders:raw', () => myOrders$(connection).pipe(share()));
-}
-
-/** Own orders by id, folded (the server sends the live ones on subscribe). */
-export function sharedMyOrders(connection: Connection): Observable<readonly Order[]> {
-  return shared(connection, 'orders', () =>
-    foldOrders(myOrders$(connection)).pipe(
-      map((orders) => [...orders.values()].map((entry) => entry.order)),
-      startWith([] as readonly Order[]),
-      replayLatest(),
-    ),
-  );
+  return streamsOf(connection).orderQueue$;
 }
 
 export function sharedMyTrades(connection: Connection): Observable<Transaction> {
-  return shared(connection, 'trades:mine', () => myTrades$(connection).pipe(share()));
+  return streamsOf(connection).myTrades$;
 }
 
 const noTrades: readonly Transaction[] = [];
 
-/**
- * Every own trade received since the connection was made (kept for the whole session, so a panel
- * opened after a trade still shows it before the server's read model has it).
- */
-export function sharedMyTradesList(connection: Connection): Observable<readonly Transaction[]> {
-  return shared(connection, 'trades:mine:list', () =>
-    sharedMyTrades(connection).pipe(
-      scan((list, trade) => [...list, trade], noTrades),
-      startWith(noTrades),
-      shareReplay({ bufferSize: 1, refCount: false }),
-    ),
-  );
-}
-
-/** The public trades of an asset received while some panel shows them. */
-export function sharedTradesList(connection: Connection, assetId: string): Observable<readonly Trade[]> {
-  return shared(connection, `trades:${assetId}:list`, () =>
-    sharedTrades(connection, assetId).pipe(
-      scan((list, trade) => [...list, trade], [] as readonly Trade[]),
-      startWith([] as readonly Trade[]),
-      replayLatest(),
-    ),
-  );
-}
-
 export function useMyTradesList(): readonly Transaction[] {
-  return useLive((connection) => sharedMyTradesList(connection), [], noTrades);
+  return useLive((connection) => streamsOf(connection).myTradesList$, [], noTrades);
 }
 
 const noPublicTrades: readonly Trade[] = [];
 export function useTradesList(assetId: string | undefined): readonly Trade[] {
-  return useLive((connection) => (assetId ? sharedTradesList(connection, assetId) : of(noPublicTrades)), [assetId], noPublicTrades);
-}
-
-export function sharedOwnBest(connection: Connection): Observable<ReadonlyMap<string, OwnBest>> {
-  return shared(connection, 'ownBest', () =>
-    ownBest$(connection).pipe(
-      scan((table, row) => new Map(table).set(row.assetId, row), new Map<string, OwnBest>() as ReadonlyMap<string, OwnBest>),
-      startWith(new Map<string, OwnBest>() as ReadonlyMap<string, OwnBest>),
-      replayLatest(),
-    ),
-  );
-}
-
-export function sharedMarketWatch(connection: Connection, marketId: string): Observable<readonly MarketWatchRow[]> {
-  return shared(connection, `mw:${marketId}`, () =>
-    // One row a message, a message per asset every conflation window: fold them, then show at most one table a frame.
-    foldMarketWatch(marketWatch$(connection, marketId)).pipe(coalesceToFrame(), startWith([] as readonly MarketWatchRow[]), replayLatest()),
-  );
-}
-
-export function sharedBook(connection: Connection, assetId: string): Observable<BookView> {
-  return shared(connection, `book:${assetId}`, () => book$(connection, assetId).pipe(coalesceBookToFrame(), replayLatest()));
-}
-
-export function sharedStats(connection: Connection, assetId: string): Observable<SessionStats | null> {
-  return shared(connection, `stats:${assetId}`, () => sessionStats$(connection, assetId).pipe(startWith(null), replayLatest()));
-}
-
-export function sharedTrades(connection: Connection, assetId: string): Observable<Trade> {
-  return shared(connection, `trades:${assetId}`, () => trades$(connection, assetId).pipe(share()));
+  return useLive((connection) => (assetId ? streamsOf(connection).tradesList$(assetId) : of(noPublicTrades)), [assetId], noPublicTrades);
 }
 
 /** The latest value of a stream made from the current connection; `initial` without a connection. */
@@ -159,12 +83,43 @@ export function useLiveSync<T>(make: (connection: Connection) => Observable<T>, 
 }
 
 export function useBook(assetId: string): BookView {
-  return useLiveSync((connection) => sharedBook(connection, assetId), [assetId], emptyBook(assetId));
+  return useLiveSync((connection) => streamsOf(connection).book$(assetId), [assetId], emptyBook(assetId));
 }
 
+const noOpenOrders: readonly OpenOrder[] = [];
+const openOrdersOf = memoizeByOrders(selectOpenOrders);
+const noMyOrders = createActor(myOrdersMachine).start();
+
+/**
+ * The user's open orders (on the book or suspended) with the actions each one's lifecycle allows,
+ * from the my-orders machine: never an order the server has reported traded or cancelled.
+ */
+export function useMyOpenOrders(): readonly OpenOrder[] {
+  const realtime = useRealtime();
+  const open = useSelector(realtime?.myOrders ?? noMyOrders, openOrdersOf);
+  return realtime ? open : noOpenOrders;
+}
+
+const ordersOf = memoizeByOrders((snapshot: MyOrdersSnapshot) => openOrdersOf(snapshot).map((entry) => entry.order));
 const noOrders: readonly Order[] = [];
+/** The user's open orders (see useMyOpenOrders). */
 export function useMyOrders(): readonly Order[] {
-  return useLive((connection) => sharedMyOrders(connection), [], noOrders);
+  const realtime = useRealtime();
+  const orders = useSelector(realtime?.myOrders ?? noMyOrders, ordersOf);
+  return realtime ? orders : noOrders;
+}
+
+/** A selector that computes again only when the machine's order map changes. */
+function memoizeByOrders<T>(select: (snapshot: MyOrdersSnapshot) => T): (snapshot: MyOrdersSnapshot) => T {
+  let lastOrders: MyOrdersSnapshot['context']['orders'] | null = null;
+  let last: T;
+  return (snapshot) => {
+    if (snapshot.context.orders !== lastOrders) {
+      lastOrders = snapshot.context.orders;
+      last = select(snapshot);
+    }
+    return last;
+  };
 }
 
 /**
@@ -191,18 +146,18 @@ export function ownBestFromOrders(orders: readonly Order[], pushed: ReadonlyMap<
 
 const noOwnBest: ReadonlyMap<string, OwnBest> = new Map();
 export function useOwnBest(): ReadonlyMap<string, OwnBest> {
-  const pushed = useLive((connection) => sharedOwnBest(connection), [], noOwnBest);
+  const pushed = useLive((connection) => streamsOf(connection).ownBest$, [], noOwnBest);
   const orders = useMyOrders();
   return useMemo(() => ownBestFromOrders(orders, pushed), [orders, pushed]);
 }
 
 const noRows: readonly MarketWatchRow[] = [];
 export function useMarketWatch(marketId: string): readonly MarketWatchRow[] {
-  return useLive((connection) => sharedMarketWatch(connection, marketId), [marketId], noRows);
+  return useLive((connection) => streamsOf(connection).marketWatch$(marketId), [marketId], noRows);
 }
 
 export function useStats(assetId: string): SessionStats | null {
-  return useLive((connection) => sharedStats(connection, assetId), [assetId], null);
+  return useLive((connection) => streamsOf(connection).stats$(assetId), [assetId], null);
 }
 
 /** Orders still working: on the book or suspended. */

@@ -1,0 +1,126 @@
+/**
+ * The shared typed streams of one connection (ReactiveTraderCloud's shape): each destination is
+ * subscribed once however many panels show it, and every consumer (the app's views and machines,
+ * the recorded-session replays) takes its streams from here.
+ *
+ * `orderUpdates$` is the private order queue merged with the replies to the user's own order calls
+ * (both carry the journal seq their state stands at), so the order that trades on entry reaches the
+ * user's orders by whichever comes first.
+ */
+import { EMPTY, merge, scan, share, shareReplay, startWith, type Observable } from 'rxjs';
+import type { MarketWatchRow, Notification, OrderUpdate, OwnBest, SessionStats, Trade, Transaction } from '../protocol/market-data.ts';
+import { book$, coalesceBookToFrame, type BookView } from './book.ts';
+import type { Connection } from './connection.ts';
+import { coalesceToFrame } from './frame.ts';
+import { foldMarketWatch, marketWatch$, myTrades$, notifications$, ownBest$, sessionStats$, trades$ } from './market-data.ts';
+import { myOrders$ } from './orders.ts';
+
+export interface SessionStreamsOptions {
+  /** The replies to the user's own order calls (the app's orders API hands them over). */
+  orderReplies$?: Observable<OrderUpdate>;
+}
+
+const replayLatest = <T>() => shareReplay<T>({ bufferSize: 1, refCount: true });
+const noTrades: readonly Transaction[] = [];
+
+export class SessionStreams {
+  private readonly cache = new Map<string, Observable<unknown>>();
+
+  constructor(
+    readonly connection: Connection,
+    private readonly options: SessionStreamsOptions = {},
+  ) {}
+
+  private shared<T>(key: string, make: () => Observable<T>): Observable<T> {
+    let stream = this.cache.get(key) as Observable<T> | undefined;
+    if (!stream) {
+      stream = make();
+      this.cache.set(key, stream as Observable<unknown>);
+    }
+    return stream;
+  }
+
+  /** The private order queue alone (each subscriber sees the updates from then on). */
+  get orderQueue$(): Observable<OrderUpdate> {
+    return this.shared('orders:queue', () => myOrders$(this.connection).pipe(share()));
+  }
+
+  /** The order queue and the replies to the user's order calls. */
+  get orderUpdates$(): Observable<OrderUpdate> {
+    return this.shared('orders:updates', () => merge(this.orderQueue$, this.options.orderReplies$ ?? EMPTY).pipe(share()));
+  }
+
+  get myTrades$(): Observable<Transaction> {
+    return this.shared('trades:mine', () => myTrades$(this.connection).pipe(share()));
+  }
+
+  /**
+   * Every own trade received since the connection was made (kept for the whole session, so a panel
+   * opened after a trade still shows it before the server's read model has it).
+   */
+  get myTradesList$(): Observable<readonly Transaction[]> {
+    return this.shared('trades:mine:list', () =>
+      this.myTrades$.pipe(
+        scan((list, trade) => [...list, trade], noTrades),
+        startWith(noTrades),
+        shareReplay({ bufferSize: 1, refCount: false }),
+      ),
+    );
+  }
+
+  get notifications$(): Observable<Notification> {
+    return this.shared('notifications', () => notifications$(this.connection).pipe(share()));
+  }
+
+  get ownBest$(): Observable<ReadonlyMap<string, OwnBest>> {
+    return this.shared('ownBest', () =>
+      ownBest$(this.connection).pipe(
+        scan((table, row) => new Map(table).set(row.assetId, row), new Map<string, OwnBest>() as ReadonlyMap<string, OwnBest>),
+        startWith(new Map<string, OwnBest>() as ReadonlyMap<string, OwnBest>),
+        replayLatest(),
+      ),
+    );
+  }
+
+  marketWatch$(marketId: string): Observable<readonly MarketWatchRow[]> {
+    return this.shared(`mw:${marketId}`, () =>
+      // One row a message, a message per asset every conflation window: fold them, then show at most one table a frame.
+      foldMarketWatch(marketWatch$(this.connection, marketId)).pipe(coalesceToFrame(), startWith([] as readonly MarketWatchRow[]), replayLatest()),
+    );
+  }
+
+  book$(assetId: string): Observable<BookView> {
+    return this.shared(`book:${assetId}`, () => book$(this.connection, assetId).pipe(coalesceBookToFrame(), replayLatest()));
+  }
+
+  stats$(assetId: string): Observable<SessionStats | null> {
+    return this.shared(`stats:${assetId}`, () => sessionStats$(this.connection, assetId).pipe(startWith(null), replayLatest()));
+  }
+
+  trades$(assetId: string): Observable<Trade> {
+    return this.shared(`trades:${assetId}`, () => trades$(this.connection, assetId).pipe(share()));
+  }
+
+  /** The public trades of an asset received while some panel shows them. */
+  tradesList$(assetId: string): Observable<readonly Trade[]> {
+    return this.shared(`trades:${assetId}:list`, () =>
+      this.trades$(assetId).pipe(
+        scan((list, trade) => [...list, trade], [] as readonly Trade[]),
+        startWith([] as readonly Trade[]),
+        replayLatest(),
+      ),
+    );
+  }
+}
+
+const sessions = new WeakMap<Connection, SessionStreams>();
+
+/** The session streams of a connection, made on first use. */
+export function sessionStreams(connection: Connection, options?: SessionStreamsOptions): SessionStreams {
+  let session = sessions.get(connection);
+  if (!session) {
+    session = new SessionStreams(connection, options);
+    sessions.set(connection, session);
+  }
+  return session;
+}
