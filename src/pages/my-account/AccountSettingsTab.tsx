@@ -1,5 +1,5 @@
 import { useNavigate, useLocation } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { Preferences } from '../../../protocol/auth.ts';
 import { locales, themes } from '../../../protocol/enums.ts';
@@ -28,6 +28,9 @@ function PreferencesForm({ initial }: { initial: Preferences }) {
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [saving, setSaving] = useState(false);
+
+  // The header's mute switch saves the same preference: the form follows it rather than save it back.
+  useEffect(() => setValues((current) => (current.notifications === initial.notifications ? current : { ...current, notifications: initial.notifications })), [initial.notifications]);
 
   const set = <K extends keyof Preferences>(key: K, value: Preferences[K]) => {
     setSaved(false);

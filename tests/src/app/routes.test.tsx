@@ -189,6 +189,19 @@ describe('my account', () => {
     expect(JSON.parse(String(put[1].body))).toEqual({ language: 'en', theme: 'dark', notifications: true, soundNotifications: true });
     expect(document.documentElement.dataset.theme).toBe('dark');
   });
+
+  it("the header's mute switch is the Account settings preference: saved with PUT /user/preferences, the form follows it", async () => {
+    await signedInAt('/session/en/my-account/account-settings');
+    const checkbox = (await screen.findByRole('checkbox', { name: 'Show notifications' })) as HTMLInputElement;
+    expect(checkbox.checked).toBe(true);
+    const mute = screen.getByRole('button', { name: 'Mute notifications' });
+    expect(mute.getAttribute('aria-pressed')).toBe('false');
+    fireEvent.click(mute);
+    await waitFor(() => expect(checkbox.checked).toBe(false));
+    expect(mute.getAttribute('aria-pressed')).toBe('true');
+    const put = fetchMock.mock.calls.find(([url]) => url === '/session/api/user/preferences') as [string, RequestInit];
+    expect(JSON.parse(String(put[1].body))).toMatchObject({ notifications: false, soundNotifications: false, theme: 'light' });
+  });
 });
 
 describe('session expiry', () => {
