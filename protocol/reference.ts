@@ -3,9 +3,17 @@ import { commodities, marketKinds, sessionPhases, workspaceTypes } from './enums
 
 /** Reference data on the wire. Prices and quantities are integers in minor units of the asset. */
 
+/**
+ * A name in every language of the app. `name` beside it stays the name of record (English), for logs
+ * and documents; screens show `names[locale]` (src/i18n/reference-names.ts).
+ */
+export const localNamesSchema = z.strictObject({ ro: z.string().min(1), en: z.string().min(1) });
+export type LocalNames = z.infer<typeof localNamesSchema>;
+
 export const marketSchema = z.strictObject({
   id: z.string(),
   name: z.string(),
+  names: localNamesSchema,
   commodity: z.enum(commodities),
   kind: z.enum(marketKinds),
   workspaceType: z.enum(workspaceTypes),
@@ -22,6 +30,8 @@ export const assetSpecificationSchema = z.strictObject({
   ringId: z.string().nullable(),
   code: z.string(),
   name: z.string(),
+  names: localNamesSchema,
+  /** A code ("day", "month"...): screens show its label (src/i18n/messages/reference.ts). */
   type: z.string(),
   unit: z.string(),
   currency: z.string(),
@@ -43,7 +53,7 @@ export const assetSpecificationSchema = z.strictObject({
 });
 export type AssetSpecification = z.infer<typeof assetSpecificationSchema>;
 
-export const ringSchema = z.strictObject({ id: z.string(), marketId: z.string(), name: z.string() });
+export const ringSchema = z.strictObject({ id: z.string(), marketId: z.string(), name: z.string(), names: localNamesSchema });
 export type Ring = z.infer<typeof ringSchema>;
 
 export const phaseUpdateSchema = z.strictObject({

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { assetSpecificationSchema, defaultPreferences, marketSchema, roles, ringSchema } from '../../protocol/index.ts';
+import { assetSpecificationSchema, defaultPreferences, localNamesSchema, marketSchema, roles, ringSchema } from '../../protocol/index.ts';
 import { hashPassword } from '../auth/password-hash.ts';
 import { ReferenceRepository } from '../store/reference.repository.ts';
 import type { Store } from '../store/store.ts';
@@ -15,7 +15,8 @@ const assetFixtureSchema = z.strictObject({
   ringId: z.string().nullable(),
   code: z.string(),
   name: z.string(),
-  spec: assetSpecificationSchema.omit({ id: true, marketId: true, ringId: true, code: true, name: true, marginBps: true }).extend({ config: z.record(z.string(), z.unknown()) }),
+  names: localNamesSchema,
+  spec: assetSpecificationSchema.omit({ id: true, marketId: true, ringId: true, code: true, name: true, names: true, marginBps: true }).extend({ config: z.record(z.string(), z.unknown()) }),
 });
 
 export const demoExchangeSchema = z.strictObject({
@@ -65,9 +66,16 @@ export function readDemoExchange(dir = demoFixturesDir): z.infer<typeof demoExch
   return demoExchangeSchema.parse(JSON.parse(readFileSync(`${dir}exchange.json`, 'utf8')));
 }
 
-/** Loads the demo exchange on first start (an empty database); later starts keep what is there. */
+/**
+ * Loads the demo exchange on first start (an empty database); later starts keep what is there, except
+ * that the demo's markets, rings and assets still named in one language only (made before names had
+ * a Romanian and an English form) get the fixture's names.
+ */
 export async function loadDemoExchangeIfEmpty(store: Store, now: Date, dir = demoFixturesDir): Promise<boolean> {
-  if ((await store.users.count()) > 0) return false;
+  if ((await store.users.count()) > 0) {
+    await fillDemoNames(store, dir);
+    return false;
+  }
   const exchange = readDemoExchange(dir);
   const users = readDemoUsers(dir);
   const hashes = await Promise.all(users.map((user) => hashPassword(user.password)));
@@ -113,4 +121,15 @@ export async function loadDemoExchangeIfEmpty(store: Store, now: Date, dir = dem
     }
   });
   return true;
+}
+
+/** Gives the demo's own reference rows their names in both languages where they have the one name of record only. */
+export async function fillDemoNames(store: Store, dir = demoFixturesDir): Promise<number> {
+  const exchange = readDemoExchange(dir);
+  const reference = store.reference;
+  let filled = 0;
+  for (const market of exchange.markets) filled += await reference.fillNames('markets', market.id, market.name, market.names);
+  for (const ring of exchange.rings) filled += await reference.fillNames('rings', ring.id, ring.name, ring.names);
+  for (const asset of exchange.assets) filled += await reference.fillNames('assets', asset.id, asset.name, asset.names);
+  return filled;
 }

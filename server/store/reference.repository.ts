@@ -1,4 +1,4 @@
-import type { AssetSpecification, Market, Ring } from '../../protocol/index.ts';
+import type { AssetSpecification, LocalNames, Market, Ring } from '../../protocol/index.ts';
 import type { Queryable } from './database.ts';
 
 export interface Agency { id: string; name: string }
@@ -7,14 +7,14 @@ export interface Terminal { id: string; brokerId: string; name: string }
 export interface Client { id: string; code: string; name: string; acerCode: string; agencyId: string; active: boolean }
 
 /** What an asset row's `spec` column holds: the wire specification minus the keys kept in columns, plus engine configuration. */
-export type AssetSpecColumn = Omit<AssetSpecification, 'id' | 'marketId' | 'ringId' | 'code' | 'name' | 'marginBps'> & { config: Record<string, unknown> };
-export interface AssetRecord { id: string; marketId: string; ringId: string | null; code: string; name: string; spec: AssetSpecColumn }
+export type AssetSpecColumn = Omit<AssetSpecification, 'id' | 'marketId' | 'ringId' | 'code' | 'name' | 'names' | 'marginBps'> & { config: Record<string, unknown> };
+export interface AssetRecord { id: string; marketId: string; ringId: string | null; code: string; name: string; names: LocalNames; spec: AssetSpecColumn }
 
 export function toAssetSpecification(asset: AssetRecord): AssetSpecification {
   const { config, ...spec } = asset.spec;
   // The margin rate is engine configuration the order dialog needs to show the margin before sending.
   const marginBps = typeof config.marginBps === 'number' ? config.marginBps : 0;
-  return { id: asset.id, marketId: asset.marketId, ringId: asset.ringId, code: asset.code, name: asset.name, ...spec, marginBps };
+  return { id: asset.id, marketId: asset.marketId, ringId: asset.ringId, code: asset.code, name: asset.name, names: asset.names, ...spec, marginBps };
 }
 
 export interface ClientTradingSetup {
@@ -31,22 +31,22 @@ export class ReferenceRepository {
   constructor(private readonly db: Queryable) {}
 
   async markets(): Promise<Market[]> {
-    const rows = await this.db.query<{ id: string; name: string; commodity: Market['commodity']; kind: Market['kind']; workspace_type: Market['workspaceType']; currency: string }>(
+    const rows = await this.db.query<{ id: string; name: string; names: LocalNames; commodity: Market['commodity']; kind: Market['kind']; workspace_type: Market['workspaceType']; currency: string }>(
       'select * from markets order by commodity desc, id',
     );
-    return rows.map((row) => ({ id: row.id, name: row.name, commodity: row.commodity, kind: row.kind, workspaceType: row.workspace_type, currency: row.currency }));
+    return rows.map((row) => ({ id: row.id, name: row.name, names: row.names, commodity: row.commodity, kind: row.kind, workspaceType: row.workspace_type, currency: row.currency }));
   }
 
   async rings(): Promise<Ring[]> {
-    const rows = await this.db.query<{ id: string; market_id: string; name: string }>('select * from rings order by market_id, id');
-    return rows.map((row) => ({ id: row.id, marketId: row.market_id, name: row.name }));
+    const rows = await this.db.query<{ id: string; market_id: string; name: string; names: LocalNames }>('select * from rings order by market_id, id');
+    return rows.map((row) => ({ id: row.id, marketId: row.market_id, name: row.name, names: row.names }));
   }
 
   async assets(): Promise<AssetRecord[]> {
-    const rows = await this.db.query<{ id: string; market_id: string; ring_id: string | null; code: string; name: string; spec: AssetSpecColumn }>(
+    const rows = await this.db.query<{ id: string; market_id: string; ring_id: string | null; code: string; name: string; names: LocalNames; spec: AssetSpecColumn }>(
       'select * from assets order by market_id, id',
     );
-    return rows.map((row) => ({ id: row.id, marketId: row.market_id, ringId: row.ring_id, code: row.code, name: row.name, spec: row.spec }));
+    return rows.map((row) => ({ id: row.id, marketId: row.market_id, ringId: row.ring_id, code: row.code, name: row.name, names: row.names, spec: row.spec }));
   }
 
   async clients(): Promise<Client[]> {
@@ -93,19 +93,28 @@ export class ReferenceRepository {
   }
 
   async insertMarket(market: Market): Promise<void> {
-    await this.db.query('insert into markets (id, name, commodity, kind, workspace_type, currency) values ($1,$2,$3,$4,$5,$6)', [
-      market.id, market.name, market.commodity, market.kind, market.workspaceType, market.currency,
+    await this.db.query('insert into markets (id, name, names, commodity, kind, workspace_type, currency) values ($1,$2,$3,$4,$5,$6,$7)', [
+      market.id, market.name, JSON.stringify(market.names), market.commodity, market.kind, market.workspaceType, market.currency,
     ]);
   }
 
   async insertRing(ring: Ring): Promise<void> {
-    await this.db.query('insert into rings (id, market_id, name) values ($1,$2,$3)', [ring.id, ring.marketId, ring.name]);
+    await this.db.query('insert into rings (id, market_id, name, names) values ($1,$2,$3,$4)', [ring.id, ring.marketId, ring.name, JSON.stringify(ring.names)]);
   }
 
   async insertAsset(asset: AssetRecord): Promise<void> {
-    await this.db.query('insert into assets (id, market_id, ring_id, code, name, spec) values ($1,$2,$3,$4,$5,$6)', [
-      asset.id, asset.marketId, asset.ringId, asset.code, asset.name, JSON.stringify(asset.spec),
+    await this.db.query('insert into assets (id, market_id, ring_id, code, name, names, spec) values ($1,$2,$3,$4,$5,$6,$7)', [
+      asset.id, asset.marketId, asset.ringId, asset.code, asset.name, JSON.stringify(asset.names), JSON.stringify(asset.spec),
     ]);
+  }
+
+  /** Sets the names of a market, ring or asset where they are still the one name of record in both languages (rows made before names existed). */
+  async fillNames(table: 'markets' | 'rings' | 'assets', id: string, name: string, names: LocalNames): Promise<number> {
+    const rows = await this.db.query<{ id: string }>(
+      `update ${table} set names = $3 where id = $1 and name = $2 and names = jsonb_build_object('ro', name, 'en', name) and names <> $3::jsonb returning id`,
+      [id, name, JSON.stringify(names)],
+    );
+    return rows.length;
   }
 
   async insertAgency(agency: Agency): Promise<void> {

@@ -9,6 +9,7 @@ import { localePath } from '../i18n/locale.ts';
 import { useLocale } from '../i18n/use-locale.ts';
 import { useMarketWatch, useOwnBest } from './live.ts';
 import { useTradingDesk } from './TradingDesk.tsx';
+import { assetTypeLabel } from '../i18n/reference-names.ts';
 
 export const FLASH_MS = 1200;
 
@@ -97,7 +98,7 @@ export function MarketWatch({ rows, assets, label, onShortcut, loading, AssetLin
         );
       },
     },
-    { id: 'type', header: <FormattedMessage id="marketWatch.type" />, sortValue: (row) => row.type, cell: (row) => row.type },
+    { id: 'type', header: <FormattedMessage id="marketWatch.type" />, sortValue: (row) => assetTypeLabel(intl, row.type), cell: (row) => assetTypeLabel(intl, row.type) },
     priceColumn('bestBid', <FormattedMessage id="marketWatch.bestBid" />, (row) => row.bestBid),
     priceColumn('bestAsk', <FormattedMessage id="marketWatch.bestAsk" />, (row) => row.bestAsk),
     priceColumn('ownBestBid', <FormattedMessage id="marketWatch.ownBestBid" />, (row) => row.ownBestBid),

@@ -23,6 +23,7 @@ import { displayParams, formatApiError, tidy } from '../i18n/format-error.ts';
 import { formatMinor } from '../i18n/format.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
 import { fetchAvailableFunds } from './account/account-api.ts';
+import { localNameIn } from '../i18n/reference-names.ts';
 
 export interface OrderTicketRequest {
   mode: OrderTicketMode;
@@ -223,7 +224,7 @@ function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, k
       data-mode={mode}
     >
       <Dialog.Description className="dialog-description">
-        <FormattedMessage id={descriptions[mode]} values={{ asset: asset.name, orderId: order?.orderId ?? '' }} />
+        <FormattedMessage id={descriptions[mode]} values={{ asset: localNameIn(intl, asset), orderId: order?.orderId ?? '' }} />
       </Dialog.Description>
       {order && !editable && (
         <p className="ticket-summary">
@@ -258,7 +259,7 @@ function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, k
                 .filter((market) => assets.some((candidate) => candidate.marketId === market.id))
                 .map((market) => (
                   <option key={market.id} value={market.id}>
-                    {market.name}
+                    {localNameIn(intl, market)}
                   </option>
                 ))}
             </select>
@@ -493,7 +494,7 @@ export function OrderDialog(props: OrderDialogProps) {
           {request && (
             <>
               <Dialog.Title className="dialog-title">
-                {intl.formatMessage({ id: titles[request.mode] }, { asset: request.asset.name, orderId: request.order?.orderId ?? '' })}
+                {intl.formatMessage({ id: titles[request.mode] }, { asset: localNameIn(intl, request.asset), orderId: request.order?.orderId ?? '' })}
               </Dialog.Title>
               <Ticket key={ticketKey(request)} {...props} request={request} />
             </>

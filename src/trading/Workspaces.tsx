@@ -19,6 +19,7 @@ import { useCanAct } from '../auth/use-auth.ts';
 import { PopOutButton } from './PopOutButton.tsx';
 import { OrderBook } from './OrderBook.tsx';
 import { useTradingDesk } from './TradingDesk.tsx';
+import { useLocalName } from '../i18n/reference-names.ts';
 
 export interface WorkspaceReference {
   markets: readonly Market[];
@@ -70,6 +71,7 @@ export function WorkspaceDialog({
   onClose: () => void;
 }) {
   const intl = useIntl();
+  const nameOf = useLocalName();
   const id = useId();
   const returnFocus = useReturnFocus();
   const firstType: WorkspaceType = initial?.type ?? reference.markets[0]?.workspaceType ?? 'gas';
@@ -158,7 +160,7 @@ export function WorkspaceDialog({
                 <select id={`${id}-market`} value={marketId} onChange={(e) => chooseMarket(e.target.value)}>
                   {markets.map((market) => (
                     <option key={market.id} value={market.id}>
-                      {market.name}
+                      {nameOf(market)}
                     </option>
                   ))}
                 </select>
@@ -176,7 +178,7 @@ export function WorkspaceDialog({
                   {rings.map((ring) => (
                     <label key={ring.id} className="check">
                       <input type="checkbox" checked={ringIds.includes(ring.id)} onChange={() => setRingIds((list) => toggle(list, ring.id))} />
-                      <span>{ring.name}</span>
+                      <span>{nameOf(ring)}</span>
                     </label>
                   ))}
                 </div>
@@ -230,11 +232,12 @@ function WorkspaceBook({ asset }: { asset: AssetSpecification }) {
   const canAct = useCanAct();
   const book = useBook(asset.id);
   const orders = useMyOrders();
+  const nameOf = useLocalName();
   return (
     <section className="card workspace-book" aria-label={asset.code}>
       <div className="card-header">
         <h3 className="mono">{asset.code}</h3>
-        <span className="muted small">{asset.name}</span>
+        <span className="muted small">{nameOf(asset)}</span>
         <PopOutButton asset={asset} />
       </div>
       <OrderBook book={book} asset={asset} ownOrders={orders} maxHeight={200} onLevel={canAct && desk.canTrade ? (side, level) => desk.openTicket(ticketFromLevel(asset, side, level)) : undefined} />
@@ -249,6 +252,7 @@ function WorkspaceBook({ asset }: { asset: AssetSpecification }) {
  */
 export function Workspaces({ reference, variant, fallback, api = serverWorkspacesApi }: { reference: WorkspaceReference; variant: string; fallback: React.ReactNode; api?: WorkspacesApi }) {
   const intl = useIntl();
+  const nameOf = useLocalName();
   const dialogs = useDialogs();
   const machine = useMemo(() => workspaceMachineWithApi(api), [api]);
   const actor = useActorRef(machine);
@@ -348,10 +352,10 @@ export function Workspaces({ reference, variant, fallback, api = serverWorkspace
             <div className="workspace-panel-header">
               <h2 id={`ws-${current.id}`}>{current.name}</h2>
               <span className="muted small">
-                {market.name} · <FormattedMessage id={enumLabelKey('workspaceType', current.type)} />
+                {nameOf(market)} · <FormattedMessage id={enumLabelKey('workspaceType', current.type)} />
               </span>
             </div>
-            <LiveMarketWatch marketId={market.id} assets={assets.length > 0 ? assets : reference.assets.filter((a) => a.marketId === market.id)} label={intl.formatMessage({ id: 'marketWatch.title' }, { market: market.name })} onlyAssets={assets.length > 0 ? assets.map((asset) => asset.id) : undefined} />
+            <LiveMarketWatch marketId={market.id} assets={assets.length > 0 ? assets : reference.assets.filter((a) => a.marketId === market.id)} label={intl.formatMessage({ id: 'marketWatch.title' }, { market: nameOf(market) })} onlyAssets={assets.length > 0 ? assets.map((asset) => asset.id) : undefined} />
           </section>
           {assets.map((asset) => (
             <WorkspaceBook key={asset.id} asset={asset} />

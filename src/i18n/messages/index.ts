@@ -1,8 +1,12 @@
 import type { Locale } from '../../../protocol/enums.ts';
-import { en, type MessageKey } from './en.ts';
-import { ro } from './ro.ts';
+import { en as enMain } from './en.ts';
+import { referenceEn, referenceRo } from './reference.ts';
+import { ro as roMain } from './ro.ts';
 
-export type { MessageKey };
+// Per-area modules registered here rather than in en.ts/ro.ts keep those two files out of every change.
+const en = { ...enMain, ...referenceEn };
+const ro = { ...roMain, ...referenceRo };
+export type MessageKey = keyof typeof en;
 export const catalogues: Record<Locale, Record<MessageKey, string>> = { ro, en };
 
 /** The messages of a locale, with English filling any gap (SPEC §9: fallback English). */

@@ -17,6 +17,7 @@ import { SidePanel } from '../../trading/session/SidePanel.tsx';
 import { SideSession } from '../../trading/session/SideSession.tsx';
 import { TradesSummaryCard } from '../../trading/session/TradesSummary.tsx';
 import '../../trading/session/session.css';
+import { localName } from '../../i18n/reference-names.ts';
 
 /**
  * Trading view of one asset: the market's assets on the left, every market's session on the right
@@ -28,7 +29,7 @@ export function AssetPage() {
   const locale = useLocale();
   const { asset, market } = useLoaderData({ strict: false }) as AssetData;
   const reference = useReferenceData();
-  usePageTitle(asset.name);
+  usePageTitle(localName(asset, locale));
   const ring = reference?.rings.find((candidate) => candidate.id === asset.ringId) ?? null;
   return (
     <div className="page asset-page">
@@ -38,7 +39,7 @@ export function AssetPage() {
         </Link>
         <span aria-hidden="true">/</span>
         {market ? (
-          <Link to={localePath(locale, `/trading/market/${market.id}/account`)}>{market.name}</Link>
+          <Link to={localePath(locale, `/trading/market/${market.id}/account`)}>{localName(market, locale)}</Link>
         ) : (
           <span>{asset.marketId}</span>
         )}
@@ -50,10 +51,10 @@ export function AssetPage() {
           <p className="eyebrow">
             <FormattedMessage id="asset.eyebrow" />
           </p>
-          <h1>{asset.name}</h1>
+          <h1>{localName(asset, locale)}</h1>
           {market && (
             <p className="muted">
-              {market.name} · <FormattedMessage id={enumLabelKey('commodity', market.commodity)} /> ·{' '}
+              {localName(market, locale)} · <FormattedMessage id={enumLabelKey('commodity', market.commodity)} /> ·{' '}
               <FormattedMessage id={enumLabelKey('marketKind', market.kind)} />
             </p>
           )}

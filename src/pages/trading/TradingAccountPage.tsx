@@ -14,6 +14,7 @@ import { useTradingDesk } from '../../trading/TradingDesk.tsx';
 import { TransactionsPanel } from '../../trading/TransactionsPanel.tsx';
 import { useAccountFigures } from '../../trading/account/account-figures.ts';
 import { ClientAccountsCard, LimitsCard, PositionsCard } from '../../trading/account/AccountFigures.tsx';
+import { localName } from '../../i18n/reference-names.ts';
 
 type Figures = ReturnType<typeof useAccountFigures>;
 
@@ -69,7 +70,7 @@ function AccountSummary({ data, figures, wide = false }: { data: MarketAccountDa
                 activeOptions={{ exact: true }}
                 activeProps={{}}
               >
-                {market.name}
+                {localName(market, locale)}
               </Link>
             ))}
           </div>
@@ -121,7 +122,7 @@ export function MarketAccountPage() {
   const locale = useLocale();
   const data = useLoaderData({ strict: false }) as MarketAccountData;
   const figures = useAccountFigures({ marketId: data.market?.id });
-  const title = data.market?.name ?? intl.formatMessage({ id: 'tradingAccount.allMarkets' });
+  const title = data.market ? localName(data.market, locale) : intl.formatMessage({ id: 'tradingAccount.allMarkets' });
   usePageTitle(title);
   return (
     <div className="page">
@@ -152,7 +153,7 @@ export function MarketAccountPage() {
               <li key={asset.id}>
                 <Link to={localePath(locale, `/trading/market/${asset.marketId}/assets/${asset.id}`)}>
                   <span className="mono">{asset.code}</span>
-                  <span className="muted small">{asset.name}</span>
+                  <span className="muted small">{localName(asset, locale)}</span>
                 </Link>
               </li>
             ))}
@@ -166,7 +167,7 @@ export function MarketAccountPage() {
                 <FormattedMessage id="marketWatch.heading" />
               </h2>
             </div>
-            <LiveMarketWatch marketId={data.market.id} assets={data.assets} label={intl.formatMessage({ id: 'marketWatch.title' }, { market: data.market.name })} />
+            <LiveMarketWatch marketId={data.market.id} assets={data.assets} label={intl.formatMessage({ id: 'marketWatch.title' }, { market: localName(data.market, locale) })} />
           </section>
         )}
         <MyOrdersCard data={data} />

@@ -9,6 +9,7 @@ import { useLocale } from '../../i18n/use-locale.ts';
 import type { WorkspaceData } from './loaders.ts';
 import { LiveMarketWatch } from '../../trading/MarketWatch.tsx';
 import { Workspaces } from '../../trading/Workspaces.tsx';
+import { localName } from '../../i18n/reference-names.ts';
 
 type Variant = 'default' | 'better' | 'horizontal' | 'vertical';
 
@@ -68,14 +69,14 @@ function Workspace({ variant }: { variant: Variant }) {
               return (
                 <section key={market.id} className="card workspace-panel" aria-labelledby={`ws-${market.id}`}>
                   <div className="workspace-panel-header">
-                    <h2 id={`ws-${market.id}`}>{market.name}</h2>
+                    <h2 id={`ws-${market.id}`}>{localName(market, locale)}</h2>
                     <MarketPhaseBadge marketId={market.id} />
                   </div>
                   <p className="muted small">
                     <FormattedMessage id={enumLabelKey('commodity', market.commodity)} /> ·{' '}
                     <FormattedMessage id={enumLabelKey('marketKind', market.kind)} />
                   </p>
-                  <LiveMarketWatch marketId={market.id} assets={marketAssets} label={intl.formatMessage({ id: 'marketWatch.title' }, { market: market.name })} />
+                  <LiveMarketWatch marketId={market.id} assets={marketAssets} label={intl.formatMessage({ id: 'marketWatch.title' }, { market: localName(market, locale) })} />
                 </section>
               );
             })}

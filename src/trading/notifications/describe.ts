@@ -5,6 +5,7 @@ import { enumLabelKey, enumLabelGroups } from '../../i18n/enum-labels.ts';
 import { formatMinor } from '../../i18n/format.ts';
 import type { MessageKey } from '../../i18n/messages/index.ts';
 import type { Member, NotificationCategory, NotificationEntry } from './notification-center.ts';
+import { localNameIn } from '../../i18n/reference-names.ts';
 
 export type Tone = 'info' | 'success' | 'warning';
 
@@ -53,7 +54,8 @@ function serverValues(intl: IntlShape, n: Notification, reference: Reference): R
   const asset = typeof v.assetId === 'string' ? reference.assets.get(v.assetId) : undefined;
   const minor = (value: string | number | undefined, decimals: number | undefined) =>
     value === undefined ? '—' : typeof value === 'number' && decimals !== undefined ? formatMinor(intl, value, decimals) : String(value);
-  const market = typeof v.marketId === 'string' ? (reference.markets?.get(v.marketId)?.name ?? v.marketId) : '';
+  const marketOf = typeof v.marketId === 'string' ? reference.markets?.get(v.marketId) : undefined;
+  const market = marketOf ? localNameIn(intl, marketOf) : typeof v.marketId === 'string' ? v.marketId : '';
   return {
     orderId: String(v.orderId ?? ''),
     transactionId: String(v.transactionId ?? ''),
@@ -92,7 +94,8 @@ function describeGroup(intl: IntlShape, entry: NotificationEntry, reference: Ref
   }
   if (first.kind === 'phase' && content.source === 'server') {
     const marketId = String(content.notification.values.marketId ?? '');
-    const market = reference.markets?.get(marketId)?.name ?? marketId;
+    const marketOf = reference.markets?.get(marketId);
+    const market = marketOf ? localNameIn(intl, marketOf) : marketId;
     return { tone: 'info', text: intl.formatMessage({ id: 'notifications.group.phases' }, { count, market }) };
   }
   return { tone: 'info', text: intl.formatMessage({ id: 'notifications.group.other' }, { count, kind: intl.formatMessage({ id: categoryLabel[entry.category] }) }) };

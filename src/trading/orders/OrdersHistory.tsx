@@ -12,6 +12,7 @@ import { formatCalendarDate, formatExchangeDateTime, formatMinor } from '../../i
 import { OrderEventsDialog } from './OrderEventsDialog.tsx';
 import { noFilters, orderHistoryApi, type OrderHistoryApi, type OrderHistoryFilters } from './orders-history.api.ts';
 import './Orders.css';
+import { useLocalName } from '../../i18n/reference-names.ts';
 
 /** Rows fetched per request; "show more" fetches the next ones. */
 export const HISTORY_PAGE = 100;
@@ -35,6 +36,7 @@ type Loaded = { status: 'loading' | 'idle' | 'error'; items: Order[]; total: num
  */
 export function OrdersHistory({ markets, assets, clientCodes, initialFilters, api = orderHistoryApi }: OrdersHistoryProps) {
   const intl = useIntl();
+  const name = useLocalName();
   const formId = useId();
   const [filters, setFilters] = useState<OrderHistoryFilters>({ ...noFilters, ...initialFilters });
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading', items: [], total: 0, error: undefined });
@@ -142,7 +144,7 @@ export function OrdersHistory({ markets, assets, clientCodes, initialFilters, ap
   return (
     <div className="orders-history">
       <form className="orders-filters" aria-label={intl.formatMessage({ id: 'ordersHistory.filters' })} onSubmit={(event) => event.preventDefault()}>
-        {select('marketId', intl.formatMessage({ id: 'ordersHistory.market' }), markets.map((market) => [market.id, market.name]))}
+        {select('marketId', intl.formatMessage({ id: 'ordersHistory.market' }), markets.map((market) => [market.id, name(market)]))}
         {select('assetId', intl.formatMessage({ id: 'orders.asset' }), assetChoices.map((asset) => [asset.id, asset.code]))}
         {select('way', intl.formatMessage({ id: 'orders.way' }), ways.map((way) => [way, intl.formatMessage({ id: enumLabelKey('way', way) })]))}
         {select('status', intl.formatMessage({ id: 'orders.status' }), orderStatuses.map((status) => [status, intl.formatMessage({ id: orderStatusLabelKey(status) })]))}

@@ -4,22 +4,24 @@ import { DescriptionList } from '../../components/DescriptionList.tsx';
 import { enumLabelKey } from '../../i18n/enum-labels.ts';
 import { formatCalendarDate, formatMinor } from '../../i18n/format.ts';
 import type { MessageKey } from '../../i18n/messages/en.ts';
+import { assetTypeLabel, useLocalName } from '../../i18n/reference-names.ts';
 
 /** The trading asset's specification: what it is, where it trades, its steps and limits, and its documents. */
 export function AssetInfoView({ asset, market, ring }: { asset: AssetSpecification; market: Market | null; ring: Ring | null }) {
   const intl = useIntl();
   const t = (id: MessageKey) => intl.formatMessage({ id });
+  const name = useLocalName();
   const price = (minor: number) => formatMinor(intl, minor, asset.priceDecimals);
   const quantity = (minor: number) => formatMinor(intl, minor, asset.quantityDecimals);
   const period = (start: string, end: string) => (start === end ? formatCalendarDate(intl, start) : `${formatCalendarDate(intl, start)} – ${formatCalendarDate(intl, end)}`);
   const rows: Array<[string, string]> = [
     [t('asset.code'), asset.code],
-    [t('asset.type'), asset.type],
+    [t('asset.type'), assetTypeLabel(intl, asset.type)],
     [
       t('sessionPanels.info.market'),
-      market ? `${market.name} · ${intl.formatMessage({ id: enumLabelKey('marketKind', market.kind) })}` : asset.marketId,
+      market ? `${name(market)} · ${intl.formatMessage({ id: enumLabelKey('marketKind', market.kind) })}` : asset.marketId,
     ],
-    [t('sessionPanels.info.ring'), ring?.name ?? (asset.ringId ?? t('sessionPanels.info.noRing'))],
+    [t('sessionPanels.info.ring'), (ring ? name(ring) : null) ?? (asset.ringId ?? t('sessionPanels.info.noRing'))],
     [t('asset.deliveryPeriod'), period(asset.deliveryStart, asset.deliveryEnd)],
     [t('asset.tradingPeriod'), period(asset.tradingStart, asset.tradingEnd)],
     [t('asset.unit'), `${asset.unit} · ${asset.currency}`],

@@ -9,6 +9,7 @@ import { localePath } from '../../i18n/locale.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { useStats } from '../live.ts';
 import { assetPhase, useMarketSession, type MarketSession } from './session-live.ts';
+import { assetTypeLabel, useLocalName } from '../../i18n/reference-names.ts';
 
 export type SideAssetLink = (props: { asset: AssetSpecification; current: boolean; children: ReactNode }) => ReactNode;
 
@@ -33,16 +34,17 @@ export function formatChange(intl: IntlShape, bps: number): string {
 
 export function SideAssetRow({ asset, current, session, stats, AssetLink }: { asset: AssetSpecification; current: boolean; session: MarketSession | null; stats: SessionStats | null; AssetLink: SideAssetLink }) {
   const intl = useIntl();
+  const name = useLocalName();
   const bps = changeBps(stats?.lastPrice, stats?.settlementPrice);
   const direction = bps === null || bps === 0 ? 'flat' : bps > 0 ? 'up' : 'down';
   return (
     <li className={current ? 'side-asset side-asset-current' : 'side-asset'}>
       <AssetLink asset={asset} current={current}>
-        <span className="side-asset-code" title={asset.name}>
+        <span className="side-asset-code" title={name(asset)}>
           {asset.code}
         </span>
         <PhaseBadge phase={assetPhase(session, asset.id)} />
-        <span className="side-asset-type muted small">{asset.type}</span>
+        <span className="side-asset-type muted small">{assetTypeLabel(intl, asset.type)}</span>
         <span className="side-asset-figures mono">
           <span className="side-asset-price">{stats?.lastPrice === null || stats?.lastPrice === undefined ? '—' : formatMinor(intl, stats.lastPrice, asset.priceDecimals)}</span>
           <span className={`side-asset-change change-${direction}`} title={intl.formatMessage({ id: 'sessionPanels.side.changeTitle' })}>

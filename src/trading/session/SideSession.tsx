@@ -8,13 +8,15 @@ import { enumLabelKey } from '../../i18n/enum-labels.ts';
 import { formatCalendarDate } from '../../i18n/format.ts';
 import { useRealtime } from '../../realtime/RealtimeProvider.tsx';
 import { NextPhase, noPhaseInfo, usePhaseInfo, type PhaseInfo } from './PhaseWidget.tsx';
+import { useLocalName } from '../../i18n/reference-names.ts';
 
 export function SideSessionRow({ market, info, current, clock }: { market: Market; info: PhaseInfo; current: boolean; clock?: Observable<number> }) {
   const intl = useIntl();
+  const name = useLocalName();
   return (
     <li className={current ? 'side-session side-session-current' : 'side-session'} data-market-id={market.id} aria-current={current ? 'true' : undefined}>
       <div className="side-session-head">
-        <span className="side-session-name">{market.name}</span>
+        <span className="side-session-name">{name(market)}</span>
         <PhaseBadge phase={info.phase} />
       </div>
       <div className="muted small">

@@ -292,7 +292,7 @@ describe('fallback to English', () => {
   it('fills a gap in a catalogue from English', () => {
     const saved = catalogues.ro;
     const { 'login.title': _dropped, ...partial } = ro;
-    catalogues.ro = partial as typeof ro;
+    catalogues.ro = partial as typeof catalogues.ro;
     try {
       const merged = messagesFor('ro');
       expect(merged['login.title']).toBe(en['login.title']);

@@ -8,7 +8,7 @@ export const asset: AssetSpecification = {
   marketId: 'GAS-SPOT',
   ringId: 'R-GAS-DAY',
   code: 'GSPOT-DA',
-  name: 'Gas day-ahead',
+  name: 'Gas day-ahead', names: { ro: 'Gaze naturale ziua următoare', en: 'Gas day-ahead' },
   type: 'day',
   unit: 'MWh',
   currency: 'RON',

@@ -171,7 +171,7 @@ describe('order dialog', () => {
     cleanup();
 
     render(<Harness locale="ro" api={fakeApi(refusal).api} initial={{ mode: 'add', asset, defaults: { way: 'bid', price: '100.00', qty: '1.0', clientCode: 'RO-HIDRO' } }} />);
-    dialog = await screen.findByRole('dialog', { name: 'Ordin nou: Gas day-ahead' });
+    dialog = await screen.findByRole('dialog', { name: 'Ordin nou: Gaze naturale ziua următoare' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Trimite ordinul' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Prețul este sub minimul sesiunii de 1.120,50 RON.');
   });

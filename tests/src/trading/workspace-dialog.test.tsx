@@ -8,10 +8,10 @@ import { asset } from './fixtures.ts';
 
 afterEach(cleanup);
 
-const market: Market = { id: 'GAS-SPOT', name: 'Gas spot', commodity: 'gas', kind: 'spot', workspaceType: 'gas', currency: 'RON' };
+const market: Market = { id: 'GAS-SPOT', name: 'Gas spot', names: { ro: 'Gaze naturale spot', en: 'Gas spot' }, commodity: 'gas', kind: 'spot', workspaceType: 'gas', currency: 'RON' };
 const rings: Ring[] = [
-  { id: 'R-GAS-DAY', marketId: 'GAS-SPOT', name: 'Day ring' },
-  { id: 'R-GAS-WE', marketId: 'GAS-SPOT', name: 'Weekend ring' },
+  { id: 'R-GAS-DAY', marketId: 'GAS-SPOT', name: 'Day ring', names: { ro: 'Ring zilnic', en: 'Day ring' } },
+  { id: 'R-GAS-WE', marketId: 'GAS-SPOT', name: 'Weekend ring', names: { ro: 'Ring de weekend', en: 'Weekend ring' } },
 ];
 const reference: WorkspaceReference = {
   markets: [market],
@@ -49,7 +49,7 @@ describe('WorkspaceDialog rings', () => {
 
   it('unpicking the ring frees its assets again (Romanian)', () => {
     renderDialog(vi.fn(), 'ro');
-    const ring = screen.getByRole('checkbox', { name: 'Day ring' });
+    const ring = screen.getByRole('checkbox', { name: 'Ring zilnic' });
     fireEvent.click(ring);
     fireEvent.click(ring);
     const day = screen.getByRole('checkbox', { name: 'GSPOT-DA' }) as HTMLInputElement;

@@ -13,8 +13,8 @@ import { asset, order } from '../fixtures.ts';
 afterEach(cleanup);
 
 const markets: Market[] = [
-  { id: 'GAS-SPOT', name: 'Gas spot', commodity: 'gas', kind: 'spot', workspaceType: 'gas', currency: 'RON' },
-  { id: 'EL-SPOT', name: 'Electricity spot', commodity: 'electricity', kind: 'spot', workspaceType: 'energy', currency: 'RON' },
+  { id: 'GAS-SPOT', name: 'Gas spot', names: { ro: 'Gaze naturale spot', en: 'Gas spot' }, commodity: 'gas', kind: 'spot', workspaceType: 'gas', currency: 'RON' },
+  { id: 'EL-SPOT', name: 'Electricity spot', names: { ro: 'Energie electrică spot', en: 'Electricity spot' }, commodity: 'electricity', kind: 'spot', workspaceType: 'energy', currency: 'RON' },
 ];
 const elAsset = { ...asset, id: 'ESPOT-DA-BASE', code: 'ESPOT-DA-BASE', marketId: 'EL-SPOT' };
 

@@ -7,8 +7,8 @@ import { asset } from '../fixtures.ts';
 
 afterEach(cleanup);
 
-const market = { id: 'GAS-SPOT', name: 'Gas spot', commodity: 'gas', kind: 'spot', workspaceType: 'gas', currency: 'RON' } as const;
-const ring = { id: 'R-GAS-DAY', marketId: 'GAS-SPOT', name: 'Gas day ring' };
+const market = { id: 'GAS-SPOT', name: 'Gas spot', names: { ro: 'Gaze naturale spot', en: 'Gas spot' }, commodity: 'gas', kind: 'spot', workspaceType: 'gas', currency: 'RON' } as const;
+const ring = { id: 'R-GAS-DAY', marketId: 'GAS-SPOT', name: 'Gas day ring', names: { ro: 'Ring gaze zilnic', en: 'Gas day ring' } };
 const withDocuments = { ...asset, documents: [{ title: 'Contract specification', fileName: 'GSPOT-DA-specification.pdf', url: '/session/api/assets/GSPOT-DA/documents/GSPOT-DA-specification.pdf' }] };
 
 const value = (term: string) => screen.getByText(term, { selector: 'dt' }).nextElementSibling?.textContent;
@@ -21,7 +21,7 @@ describe('trading asset info', () => {
       </WithIntl>,
     );
     expect(screen.getByRole('heading', { name: 'Trading asset' })).toBeTruthy();
-    expect(value('Type')).toBe('day');
+    expect(value('Type')).toBe('Day');
     expect(value('Market')).toBe('Gas spot · Spot');
     expect(value('Ring')).toBe('Gas day ring');
     expect(value('Delivery period')).toBe('Nov 23, 2026');
@@ -43,7 +43,8 @@ describe('trading asset info', () => {
     );
     expect(screen.getByRole('heading', { name: 'Activ tranzacționat' })).toBeTruthy();
     expect(value('Ring')).toBe('Niciunul');
-    expect(value('Piață')).toContain('Gas spot');
+    expect(value('Piață')).toBe('Gaze naturale spot · Spot');
+    expect(value('Tip')).toBe('Zi');
     expect(value('Limite de preț')).toBe('0,01 – 5.000,00 RON');
   });
 });

@@ -125,7 +125,7 @@ describe('side assets', () => {
     );
     const list = screen.getByRole('list', { name: 'Market assets' });
     const rows = within(list).getAllByRole('button').map((button) => button.textContent);
-    expect(rows).toEqual(['GSPOT-DATradingday152.50+1.67%', 'GSPOT-WDSuspendedweekend148.00-1.33%', 'GSPOT-WDATradingwithin-day——']);
+    expect(rows).toEqual(['GSPOT-DATradingDay152.50+1.67%', 'GSPOT-WDSuspendedweekend148.00-1.33%', 'GSPOT-WDATradingwithin-day——']);
     expect(within(list).getAllByRole('button')[0]!.getAttribute('aria-current')).toBe('page');
     expect(list.querySelector('.change-down')?.textContent).toBe('-1.33%');
     fireEvent.click(within(list).getAllByRole('button')[1]!);
@@ -140,7 +140,7 @@ describe('side assets', () => {
     );
     const list = screen.getByRole('list', { name: 'Activele pieței' });
     expect(within(list).getAllByRole('button').map((button) => button.textContent)).toEqual([
-      'GSPOT-DATranzacționareday152,50+1,67\u00a0%',
+      'GSPOT-DATranzacționareZi152,50+1,67\u00a0%',
       'GSPOT-WDSuspendatăweekend148,00-1,33\u00a0%',
     ]);
   });
@@ -173,8 +173,8 @@ describe('side panel', () => {
 
 describe('side session', () => {
   const markets: Market[] = [
-    { id: 'GAS-SPOT', name: 'Gas spot', commodity: 'gas', kind: 'spot', workspaceType: 'gas', currency: 'RON' },
-    { id: 'EL-PMC', name: 'Electricity PMC', commodity: 'electricity', kind: 'pmc', workspaceType: 'energy', currency: 'RON' },
+    { id: 'GAS-SPOT', name: 'Gas spot', names: { ro: 'Gaze naturale spot', en: 'Gas spot' }, commodity: 'gas', kind: 'spot', workspaceType: 'gas', currency: 'RON' },
+    { id: 'EL-PMC', name: 'Electricity PMC', names: { ro: 'Energie electrică PMC', en: 'Electricity PMC' }, commodity: 'electricity', kind: 'pmc', workspaceType: 'energy', currency: 'RON' },
   ];
   const infos: Record<string, PhaseInfo> = {
     'GAS-SPOT': { phase: 'trading', sessionDate: '2026-11-22', since: null, nextPhase: 'closing', nextPhaseAt: '2026-11-22T08:10:00.000Z' },
