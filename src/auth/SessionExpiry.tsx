@@ -35,7 +35,6 @@ export function SessionCountdown() {
   if (!warning && phase !== 'expired') return null;
   return (
     <button type="button" className="chip chip-warning session-countdown" onClick={openRenewal} data-testid="session-countdown">
-      <span aria-hidden="true">⏱</span>{' '}
       {warning ? <FormattedMessage id="session.expiresIn" values={{ time: formatRemaining(remaining) }} /> : <FormattedMessage id="session.expiredChip" />}
     </button>
   );
