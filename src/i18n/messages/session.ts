@@ -10,11 +10,9 @@ export const sessionEn = {
   'session.renewSubmit': 'Sign in again',
   'session.renewLater': 'Later',
   'session.renewSignOut': 'Sign out',
-  'session.renewed': 'Signed in again. The session continues in every window.',
   'session.expiredBanner': 'Your session has expired. Orders cannot be placed, changed or cancelled until you sign in again.',
   'session.popOut': 'Open {asset} in its own window',
   'session.popOutTitle': '{asset}: order book',
-  'session.popOutClose': 'Close this window',
 } as const satisfies Record<string, string>;
 
 export const sessionRo: Record<keyof typeof sessionEn, string> = {
@@ -28,9 +26,7 @@ export const sessionRo: Record<keyof typeof sessionEn, string> = {
   'session.renewSubmit': 'Conectare din nou',
   'session.renewLater': 'Mai târziu',
   'session.renewSignOut': 'Deconectare',
-  'session.renewed': 'V-ați conectat din nou. Sesiunea continuă în toate ferestrele.',
   'session.expiredBanner': 'Sesiunea a expirat. Ordinele nu pot fi introduse, modificate sau anulate până când vă conectați din nou.',
   'session.popOut': 'Deschide {asset} într-o fereastră separată',
   'session.popOutTitle': '{asset}: registrul de ordine',
-  'session.popOutClose': 'Închide fereastra',
 };
