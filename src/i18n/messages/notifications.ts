@@ -17,7 +17,8 @@ export const notificationsEn = {
   'notifications.orderTraded': 'Trade on {asset}: your order {orderId} ({way}) for {client} traded {qty} at {price}',
   'notifications.orderExpired': 'Order {orderId} expired: {way} {qty} {asset} at {price} for {client}',
   'notifications.orderCancelled': 'Order {orderId} cancelled by the system ({reason}): {way} {qty} {asset} at {price} for {client}',
-  'notifications.phaseChanged': '{scope, select, asset {{asset} ({market}) is now in the {phase} phase} other {{market} is now in the {phase} phase}}',
+  'notifications.phaseChanged':
+    '{scope, select, asset {{asset} ({market})} other {{market}}} {phase, select, opening {is now in the opening phase} trading {is now in the trading phase} closing {is now in the closing phase} suspended {is now suspended} closed {is now closed} other {is now in the {phase} phase}}',
   'notifications.reason.ioc': 'rest of an immediate-or-cancel order',
   'notifications.reason.expired': 'validity ended',
   'notifications.generic': 'New notification: {kind}',
@@ -53,7 +54,9 @@ export const notificationsRo: Record<keyof typeof notificationsEn, string> = {
   'notifications.orderTraded': 'Tranzacție pe {asset}: ordinul {orderId} ({way}) pentru {client} s-a tranzacționat {qty} la {price}',
   'notifications.orderExpired': 'Ordinul {orderId} a expirat: {way} {qty} {asset} la {price} pentru {client}',
   'notifications.orderCancelled': 'Ordinul {orderId} a fost anulat de sistem ({reason}): {way} {qty} {asset} la {price} pentru {client}',
-  'notifications.phaseChanged': '{scope, select, asset {{asset} ({market}) este acum în faza {phase}} other {{market} este acum în faza {phase}}}',
+  // The phase in lower case inside the sentence ('în faza de închidere', not 'în faza Închidere').
+  'notifications.phaseChanged':
+    '{scope, select, asset {{asset} ({market})} other {{market}}} {phase, select, opening {este acum în faza de deschidere} trading {este acum în faza de tranzacționare} closing {este acum în faza de închidere} suspended {are acum sesiunea suspendată} closed {are acum sesiunea închisă} other {este acum în faza {phase}}}',
   'notifications.reason.ioc': 'restul unui ordin imediat-sau-anulat',
   'notifications.reason.expired': 'valabilitate încheiată',
   'notifications.generic': 'Notificare nouă: {kind}',

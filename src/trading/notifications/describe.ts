@@ -64,7 +64,8 @@ function serverValues(intl: IntlShape, n: Notification, reference: Reference): R
     qty: minor(v.qty, asset?.quantityDecimals),
     price: minor(v.price, asset?.priceDecimals),
     way: isOneOf(enumLabelGroups.way.values, v.way) ? intl.formatMessage({ id: enumLabelKey('way', v.way) }) : String(v.way ?? ''),
-    phase: isOneOf(enumLabelGroups.sessionPhase.values, v.phase) ? intl.formatMessage({ id: enumLabelKey('sessionPhase', v.phase) }) : String(v.phase ?? ''),
+    // notifications.phaseChanged words the phase inside the sentence (select), in lower case.
+    phase: String(v.phase ?? ''),
     reason: typeof v.reason === 'string' && cancelReasons[v.reason] ? intl.formatMessage({ id: cancelReasons[v.reason]! }) : String(v.reason ?? ''),
     market,
     scope: v.assetId ? 'asset' : 'market',

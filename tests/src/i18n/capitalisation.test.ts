@@ -80,4 +80,15 @@ describe('Romanian capitalisation', () => {
     expect(intlRo.formatMessage({ id: 'notify.order' }, { ...values, status: 'tradedPartially' })).toMatch(/^Ordin tranzacționat parțial:/);
     expect(intlEn.formatMessage({ id: 'notify.order' }, values)).toMatch(/^Order created:/);
   });
+
+  it("a phase change words the phase inside the sentence ('în faza de închidere')", () => {
+    const intlRo = createIntl({ locale: 'ro', messages: messagesFor('ro') });
+    const intlEn = createIntl({ locale: 'en', messages: messagesFor('en') });
+    const values = { scope: 'market', market: 'Gaze naturale spot', asset: '', phase: 'closing' };
+    expect(intlRo.formatMessage({ id: 'notifications.phaseChanged' }, values)).toBe('Gaze naturale spot este acum în faza de închidere');
+    expect(intlRo.formatMessage({ id: 'notifications.phaseChanged' }, { ...values, scope: 'asset', asset: 'GSPOT-DA', phase: 'suspended' })).toBe(
+      'GSPOT-DA (Gaze naturale spot) are acum sesiunea suspendată',
+    );
+    expect(intlEn.formatMessage({ id: 'notifications.phaseChanged' }, { ...values, market: 'Gas spot' })).toBe('Gas spot is now in the closing phase');
+  });
 });

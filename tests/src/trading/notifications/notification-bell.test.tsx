@@ -63,7 +63,7 @@ describe('the notifications bell', () => {
     const items = within(drawer).getAllByTestId('notification');
     expect(items.map((item) => item.querySelector('.notification-text')?.textContent)).toEqual([
       'Trade on GSPOT-DA: your order O-1 (Ask) for RO-HIDRO traded 5.0 at 151.00',
-      'Gas spot is now in the Closing phase',
+      'Gas spot is now in the closing phase',
     ]);
     expect(items[1]!.textContent).toContain('11/22/26, 11:00:00'); // 09:00 UTC in Bucharest time
 
@@ -104,14 +104,14 @@ describe('the notifications bell', () => {
     const texts = within(screen.getByRole('dialog')).getAllByTestId('notification').map((item) => item.querySelector('.notification-text')?.textContent);
     expect(texts).toEqual([
       'Ordinul O-4 a fost anulat de sistem (restul unui ordin imediat-sau-anulat): Cumpărare 6,0 GSPOT-DA la 150,00 pentru RO-INDUS',
-      'Gas spot este acum în faza Închidere',
+      'Gaze naturale spot este acum în faza de închidere',
     ]);
   });
 
   it('keeps grouped entries: one line with a count, counted once among the unread, in both languages', () => {
     for (const [locale, bellName, expected] of [
       ['en', 'Notifications, 3 unread', ['25 trades on GSPOT-DA for your orders', '2 session phase changes on Gas spot', '3 orders of RO-INDUS on GSPOT-DA cancelled by the system']],
-      ['ro', 'Notificări, 3 necitite', ['25 de tranzacții pe GSPOT-DA pentru ordinele dumneavoastră', '2 schimbări de fază pe Gas spot', '3 ordine ale clientului RO-INDUS pe GSPOT-DA au fost anulate de sistem']],
+      ['ro', 'Notificări, 3 necitite', ['25 de tranzacții pe GSPOT-DA pentru ordinele dumneavoastră', '2 schimbări de fază pe Gaze naturale spot', '3 ordine ale clientului RO-INDUS pe GSPOT-DA au fost anulate de sistem']],
     ] as const) {
       const { notifications, trades } = setup(locale);
       act(() => {
