@@ -118,7 +118,14 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     const { usersOfClient, clientsOfUser } = await userClientIndex(store);
     const trading = new TradingService({ sequencer, marketOfAsset });
 
-    const app = await createHttpApp({ store, auth, clientDir: options.clientDir, logger: options.logRequests ?? false, trustProxy: options.trustProxy ?? false });
+    const app = await createHttpApp({
+      store,
+      auth,
+      clientDir: options.clientDir,
+      logger: options.logRequests ?? false,
+      trustProxy: options.trustProxy ?? false,
+      sessionDateOf: (marketId) => sequencer.engine.getMarketPhase(marketId)?.sessionDate || bucharestDate(now()),
+    });
     cleanups.push(() => app.close());
     // The gateway needs the HTTP server and the publisher needs the gateway: the hook is bound once both exist.
     const gatewayHooks: { onSubscribe?: MarketDataPublisher['onSubscribe'] } = {};

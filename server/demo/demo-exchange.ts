@@ -68,12 +68,13 @@ export function readDemoExchange(dir = demoFixturesDir): z.infer<typeof demoExch
 
 /**
  * Loads the demo exchange on first start (an empty database); later starts keep what is there, except
- * that the demo's markets, rings and assets still named in one language only (made before names had
- * a Romanian and an English form) get the fixture's names.
+ * that a database made by an older version gets what the demo rows gained since: names in both
+ * languages for markets, rings and assets still named in one, and the rolling periods of spot assets.
  */
 export async function loadDemoExchangeIfEmpty(store: Store, now: Date, dir = demoFixturesDir): Promise<boolean> {
   if ((await store.users.count()) > 0) {
     await fillDemoNames(store, dir);
+    await fillDemoRolling(store, dir);
     return false;
   }
   const exchange = readDemoExchange(dir);
@@ -131,5 +132,14 @@ export async function fillDemoNames(store: Store, dir = demoFixturesDir): Promis
   for (const market of exchange.markets) filled += await reference.fillNames('markets', market.id, market.name, market.names);
   for (const ring of exchange.rings) filled += await reference.fillNames('rings', ring.id, ring.name, ring.names);
   for (const asset of exchange.assets) filled += await reference.fillNames('assets', asset.id, asset.name, asset.names);
+  return filled;
+}
+
+/** Gives the demo's rolling assets their `config.rolling` where a database made before it lacks it (server/trading/asset-periods.ts). */
+export async function fillDemoRolling(store: Store, dir = demoFixturesDir): Promise<number> {
+  let filled = 0;
+  for (const asset of readDemoExchange(dir).assets) {
+    if (asset.spec.config.rolling !== undefined) filled += await store.reference.fillAssetConfig(asset.id, 'rolling', asset.spec.config.rolling);
+  }
   return filled;
 }

@@ -7,7 +7,7 @@ import type { AuthService } from '../auth/auth-service.ts';
 import type { Store } from '../store/store.ts';
 import { authRoutes } from './auth.routes.ts';
 import { BODY_LIMIT_BYTES, installErrorHandler } from './errors.ts';
-import { referenceRoutes } from './reference.routes.ts';
+import { referenceRoutes, type SessionDateOf } from './reference.routes.ts';
 
 export const BASE_PATH = '/session/';
 export const API_PREFIX = '/session/api';
@@ -20,6 +20,8 @@ export interface HttpAppOptions {
   logger?: boolean;
   /** Behind a proxy, the client address comes from X-Forwarded-For. */
   trustProxy?: boolean;
+  /** The market's session date, for the periods of rolling assets (default: today in Bucharest). */
+  sessionDateOf?: SessionDateOf;
 }
 
 export async function createHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
@@ -36,7 +38,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     async (api) => {
       api.get('/health', async () => ({ status: 'ok' }));
       await api.register(authRoutes(options.auth));
-      await api.register(referenceRoutes(options.store, options.auth));
+      await api.register(referenceRoutes(options.store, options.auth, options.sessionDateOf));
     },
     { prefix: API_PREFIX },
   );

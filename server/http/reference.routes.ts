@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { apiError, ExchangeError } from '../../protocol/index.ts';
 import type { AuthService } from '../auth/auth-service.ts';
-import { toAssetSpecification } from '../store/reference.repository.ts';
 import type { Store } from '../store/store.ts';
+import { servedAsset } from '../trading/asset-periods.ts';
+import { bucharestDate } from '../trading/time.ts';
 import { requireUser } from './auth.routes.ts';
 import { assetDocumentPdf } from './asset-documents.ts';
 import { parseWith } from './validation.ts';
@@ -11,8 +12,12 @@ import { parseWith } from './validation.ts';
 const assetParamsSchema = z.strictObject({ assetId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 const documentParamsSchema = z.strictObject({ assetId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), fileName: z.string().regex(/^[A-Za-z0-9_.-]{1,120}$/) });
 
+/** The session date of a market (YYYY-MM-DD); rolling assets are served with the periods of that session. */
+export type SessionDateOf = (marketId: string) => string;
+
 /** Markets, rings and asset specifications the signed-in user may see. */
-export function referenceRoutes(store: Store, auth: AuthService) {
+export function referenceRoutes(store: Store, auth: AuthService, sessionDateOf: SessionDateOf = () => bucharestDate(Date.now())) {
+  const serve = (asset: Parameters<typeof servedAsset>[0]) => servedAsset(asset, sessionDateOf(asset.marketId));
   return async function register(app: FastifyInstance): Promise<void> {
     app.get('/markets', async (request) => {
       const user = await requireUser(auth, request);
@@ -25,7 +30,7 @@ export function referenceRoutes(store: Store, auth: AuthService) {
       const user = await requireUser(auth, request);
       const visible = new Set(user.marketIds);
       const assets = await store.reference.assets();
-      return { assets: assets.filter((asset) => visible.has(asset.marketId)).map(toAssetSpecification) };
+      return { assets: assets.filter((asset) => visible.has(asset.marketId)).map(serve) };
     });
 
     app.get('/assets/:assetId', async (request) => {
@@ -33,7 +38,7 @@ export function referenceRoutes(store: Store, auth: AuthService) {
       const { assetId } = parseWith(assetParamsSchema, request.params);
       const asset = (await store.reference.assets()).find((candidate) => candidate.id === assetId);
       if (!asset || !user.marketIds.includes(asset.marketId)) throw new ExchangeError(apiError('ORDER_ASSET_ID_INVALID', { assetId }));
-      return toAssetSpecification(asset);
+      return serve(asset);
     });
 
     /** Specification documents are public, as exchanges publish them; a plain link downloads them. */
@@ -45,7 +50,7 @@ export function referenceRoutes(store: Store, auth: AuthService) {
       return reply
         .type('application/pdf')
         .header('content-disposition', `attachment; filename="${fileName}"`)
-        .send(assetDocumentPdf(toAssetSpecification(asset), document.title));
+        .send(assetDocumentPdf(serve(asset), document.title));
     });
   };
 }

@@ -108,6 +108,15 @@ export class ReferenceRepository {
     ]);
   }
 
+  /** Sets a key of an asset's `spec.config` where it is missing (demo rows made before the key existed). */
+  async fillAssetConfig(id: string, key: string, value: unknown): Promise<number> {
+    const rows = await this.db.query<{ id: string }>(
+      `update assets set spec = jsonb_set(spec, array['config', $2::text], $3::jsonb) where id = $1 and spec->'config'->$2::text is null returning id`,
+      [id, key, JSON.stringify(value)],
+    );
+    return rows.length;
+  }
+
   /** Sets the names of a market, ring or asset where they are still the one name of record in both languages (rows made before names existed). */
   async fillNames(table: 'markets' | 'rings' | 'assets', id: string, name: string, names: LocalNames): Promise<number> {
     const rows = await this.db.query<{ id: string }>(

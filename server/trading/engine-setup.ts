@@ -4,6 +4,7 @@ import type { AssetConfig, ClientConfig, MarketConfig, ScheduleEntry } from '../
 import type { AssetRecord, Client, ClientTradingSetup } from '../store/reference.repository.ts';
 import type { Store } from '../store/store.ts';
 import type { UnstampedCommand } from './sequencer.ts';
+import { rollingPeriodSchema } from './asset-periods.ts';
 import { bucharestDate, bucharestOffsetMinutes } from './time.ts';
 
 /** The engine-side part of an asset's specification (`spec.config` in the store). */
@@ -26,11 +27,13 @@ export const assetEngineConfigSchema = z.strictObject({
   transmissionWay: z.enum(ways).nullable().optional(),
   ownerSides: z.record(z.string(), z.enum(ways)).optional(),
   settlementPrice: z.number().int().nullable().optional(),
+  /** Not the engine's: the periods of a rolling asset follow the session date (asset-periods.ts). */
+  rolling: rollingPeriodSchema.nullable().optional(),
 });
 
 export function assetConfigOf(asset: AssetRecord): AssetConfig {
   const config = assetEngineConfigSchema.parse(asset.spec.config);
-  const { priceMustImprove, noQuantityDecrease, noPriceChange, noAttributeChange, noCancel, oneSidePerClient, ...rest } = config;
+  const { priceMustImprove, noQuantityDecrease, noPriceChange, noAttributeChange, noCancel, oneSidePerClient, rolling: _rolling, ...rest } = config;
   return {
     assetId: asset.id,
     marketId: asset.marketId,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillDemoNames, loadDemoExchangeIfEmpty, readDemoExchange } from '../../../server/demo/demo-exchange.ts';
+import { fillDemoNames, fillDemoRolling, loadDemoExchangeIfEmpty, readDemoExchange } from '../../../server/demo/demo-exchange.ts';
 import { openPostgres, type Database } from '../../../server/store/database.ts';
 import { loadMigrations, migrate } from '../../../server/store/migrations.ts';
 import { openPgliteThread } from '../../../server/store/pglite-thread.ts';
@@ -27,7 +27,7 @@ describe.each(testDatabases)('reference names on $name', (database) => {
     }
   });
 
-  it('migrates rows made before names existed, and gives the demo rows among them their names', async () => {
+  it('migrates rows made before names existed, and gives the demo rows among them their names and rolling periods', async () => {
     const target = await database.create();
     const db: Database = target.databaseUrl ? await openPostgres(target.databaseUrl) : await openPgliteThread(undefined);
     try {
@@ -56,6 +56,14 @@ describe.each(testDatabases)('reference names on $name', (database) => {
       expect((await reference.assets()).map((asset) => asset.names.ro)).toEqual(['Gaze naturale ziua următoare', 'Renamed by the operator']);
       // Once named, a row is left alone.
       expect(await fillDemoNames(store)).toBe(0);
+
+      // The demo's rolling assets get their rolling periods; another asset keeps its fixed ones.
+      expect(await fillDemoRolling(store)).toBe(1);
+      expect((await reference.assets()).map((asset) => [asset.id, asset.spec.config.rolling ?? null])).toEqual([
+        ['GSPOT-DA', { deliveryOffsetDays: 1 }],
+        ['X-ASSET', null],
+      ]);
+      expect(await fillDemoRolling(store)).toBe(0);
     } finally {
       await db.close();
       await target.drop();
