@@ -10,13 +10,13 @@ import { LanguageSwitch } from '../components/LanguageSwitch.tsx';
 import { PasswordExpiryIndicator } from '../components/PasswordExpiryIndicator.tsx';
 import { ThemeToggle } from '../components/ThemeToggle.tsx';
 import { localePath } from '../i18n/locale.ts';
-import type { MessageKey } from '../i18n/messages/index.ts';
 import { useLocale } from '../i18n/use-locale.ts';
 import { useConnectionStatus } from '../realtime/RealtimeProvider.tsx';
 import { ChatButton } from '../trading/chat/ChatButton.tsx';
 import { NotificationBell } from '../trading/notifications/NotificationBell.tsx';
 import { MuteSwitch } from '../trading/notifications/MuteSwitch.tsx';
 import { ToastTray } from '../trading/notifications/ToastTray.tsx';
+import { MainNav, type NavItem } from './MainNav.tsx';
 
 export function BrandLink() {
   const locale = useLocale();
@@ -35,7 +35,7 @@ export function BrandLink() {
 }
 
 /** Signed in, the brand is the way home, which leaves room for the trading screens. */
-const signedInNav: ReadonlyArray<{ path: string; label: MessageKey; exact?: boolean }> = [
+const signedInNav: readonly NavItem[] = [
   { path: '/trading/workspace', label: 'nav.workspace' },
   { path: '/trading/account', label: 'nav.tradingAccount' },
   { path: '/my-account', label: 'nav.myAccount' },
@@ -81,22 +81,10 @@ export function AppHeader() {
     <header className="app-header">
       <div className="app-header-inner">
         <BrandLink />
-        <nav className="main-nav" aria-label={intl.formatMessage({ id: 'nav.main' })}>
-          {nav.map((item) => (
-            <Link
-          {signedIn && <SessionCountdown />}
-              key={item.path}
-              to={localePath(locale, item.path)}
-              className="main-nav-link"
-              activeProps={{ className: 'main-nav-link active', 'aria-current': 'page' }}
-              activeOptions={{ exact: item.exact ?? false, includeSearch: false }}
-            >
-              <FormattedMessage id={item.label} />
-            </Link>
-          ))}
-        </nav>
+        <MainNav items={nav} />
         <div className="header-tools">
           {connection && <ConnectionIndicator status={connection} />}
+          {signedIn && <SessionCountdown />}
           {user && <PasswordExpiryIndicator passwordExpiresAt={user.passwordExpiresAt} />}
           {signedIn && <ChatButton />}
           {signedIn && <NotificationBell />}

@@ -1,5 +1,6 @@
 import { accountEn } from './account.ts';
 import { chatEn } from './chat.ts';
+import { layoutEn } from './layout.ts';
 import { notificationsEn } from './notifications.ts';
 import { ordersHistoryEn } from './orders-history.ts';
 import { sessionPanelsEn } from './session-panels.ts';
@@ -660,6 +661,7 @@ export const en = {
 
   // ---- Feature modules (one file each, so features can grow without touching this one)
   ...chatEn,
+  ...layoutEn,
   ...sessionPanelsEn,
   ...ordersHistoryEn,
   ...notificationsEn,

@@ -1,5 +1,6 @@
 import { accountRo } from './account.ts';
 import { chatRo } from './chat.ts';
+import { layoutRo } from './layout.ts';
 import type { MessageKey } from './en.ts';
 import { notificationsRo } from './notifications.ts';
 import { ordersHistoryRo } from './orders-history.ts';
@@ -663,6 +664,7 @@ export const ro: Record<MessageKey, string> = {
 
   // ---- Feature modules
   ...chatRo,
+  ...layoutRo,
   ...sessionPanelsRo,
   ...ordersHistoryRo,
   ...notificationsRo,
