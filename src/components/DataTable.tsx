@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type PointerEvent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 
 export type SortDirection = 'asc' | 'desc';
@@ -13,6 +13,38 @@ export interface DataTableColumn<T> {
   align?: 'start' | 'end' | 'center';
   /** CSS width, e.g. '12rem'. */
   width?: string;
+  /**
+   * 1 (default) always shows; 2 hides when the table's box is narrower than 760 px, 3 narrower than
+   * 1000 px (container queries in styles.css), so a table in a narrow box keeps one line a row
+   * without scrolling sideways. Put what the row's dialogs show anyway at 2 or 3.
+   */
+  priority?: 1 | 2 | 3;
+}
+
+/** The class of a column's header and cells: alignment and hiding priority. */
+function columnClass(column: { align?: string; priority?: number }): string | undefined {
+  const classes = [column.align ? `align-${column.align}` : '', column.priority && column.priority > 1 ? `col-priority-${column.priority}` : ''].filter(Boolean);
+  return classes.length > 0 ? classes.join(' ') : undefined;
+}
+
+/** A cell cut with an ellipsis says its whole text on hover (set when hovered: nothing to measure until then). */
+function titleCutCell(event: PointerEvent<HTMLTableSectionElement>) {
+  const cell = (event.target as Element).closest?.('td');
+  if (!cell || cell.querySelector('[title]')) return;
+  if (cell.scrollWidth > cell.clientWidth) cell.title = cell.textContent ?? '';
+  else cell.removeAttribute('title');
+}
+
+/**
+ * A code in a cell (asset, order, client, transaction): never wraps; cut with an ellipsis when longer
+ * than the column allows, with the full code on hover (title) and for screen readers (the text is whole).
+ */
+export function CodeCell({ value, className }: { value: string; className?: string }) {
+  return (
+    <span className={className ? `cell-code ${className}` : 'cell-code'} title={value}>
+      {value}
+    </span>
+  );
 }
 
 export interface DataTableSort {
@@ -152,7 +184,7 @@ export function DataTable<T>({
   const renderRow = (row: T, index?: number) => (
     <tr key={rowKey(row)} data-index={index} style={index === undefined ? undefined : { height: rowHeight }}>
       {columns.map((column) => (
-        <td key={column.id} className={column.align ? `align-${column.align}` : undefined}>
+        <td key={column.id} className={columnClass(column)}>
           {column.cell(row)}
         </td>
       ))}
@@ -220,7 +252,7 @@ export function DataTable<T>({
                     key={column.id}
                     scope="col"
                     style={column.width ? { width: column.width } : undefined}
-                    className={column.align ? `align-${column.align}` : undefined}
+                    className={columnClass(column)}
                     aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : column.sortValue ? 'none' : undefined}
                   >
                     {column.sortValue ? (
@@ -238,7 +270,7 @@ export function DataTable<T>({
               })}
             </tr>
           </thead>
-          <tbody>{body}</tbody>
+          <tbody onPointerOver={titleCutCell}>{body}</tbody>
         </table>
       </div>
       {!hideFooter && (

@@ -1,10 +1,12 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { Order } from '../../protocol/market-data.ts';
 import type { AssetSpecification } from '../../protocol/reference.ts';
-import { DataTable, type DataTableColumn } from '../components/DataTable.tsx';
+import { CodeCell, DataTable, type DataTableColumn } from '../components/DataTable.tsx';
+import { CrossIcon, HistoryIcon, PauseIcon, PencilIcon, PlayIcon } from '../components/icons.tsx';
 import { orderStatusColumn } from './orders/order-columns.tsx';
 import { enumLabelKey } from '../i18n/enum-labels.ts';
+import type { MessageKey } from '../i18n/messages/index.ts';
 import { formatExchangeDateTime, formatMinor } from '../i18n/format.ts';
 import type { OrderTicketRequest } from './OrderDialog.tsx';
 import { isLiveOrder } from './live.ts';
@@ -30,8 +32,15 @@ export function OrdersTable({ orders, assets, assetId, onAction, label }: Orders
   const byId = new Map(assets.map((asset) => [asset.id, asset]));
   const rows = orders.filter((order) => isLiveOrder(order) && (assetId === undefined || order.assetId === assetId));
   const columns: DataTableColumn<Order>[] = [
-    { id: 'orderId', header: <FormattedMessage id="orders.orderId" />, sortValue: (o) => o.orderId, cell: (o) => <span className="mono small">{o.orderId}</span> },
-    { id: 'asset', header: <FormattedMessage id="orders.asset" />, sortValue: (o) => byId.get(o.assetId)?.code ?? o.assetId, cell: (o) => byId.get(o.assetId)?.code ?? o.assetId },
+    { id: 'orderId', header: <FormattedMessage id="orders.orderId" />, priority: 2, sortValue: (o) => o.orderId, cell: (o) => <CodeCell value={o.orderId} className="mono small" /> },
+    {
+      id: 'asset',
+      header: <FormattedMessage id="orders.asset" />,
+      // On one asset's page the column says nothing new: it goes first when the box is narrow.
+      ...(assetId === undefined ? {} : { priority: 3 as const }),
+      sortValue: (o) => byId.get(o.assetId)?.code ?? o.assetId,
+      cell: (o) => <CodeCell value={byId.get(o.assetId)?.code ?? o.assetId} />,
+    },
     {
       id: 'way',
       header: <FormattedMessage id="orders.way" />,
@@ -60,18 +69,20 @@ export function OrdersTable({ orders, assets, assetId, onAction, label }: Orders
       id: 'traded',
       header: <FormattedMessage id="orders.traded" />,
       align: 'end',
+      priority: 2,
       sortValue: (o) => o.tradedQty,
       cell: (o) => <span className="mono">{formatMinor(intl, o.tradedQty, byId.get(o.assetId)?.quantityDecimals ?? 0)}</span>,
     },
-    { id: 'client', header: <FormattedMessage id="orders.client" />, sortValue: (o) => o.clientCode, cell: (o) => o.clientCode },
+    { id: 'client', header: <FormattedMessage id="orders.client" />, sortValue: (o) => o.clientCode, cell: (o) => <CodeCell value={o.clientCode} /> },
     {
       id: 'validity',
       header: <FormattedMessage id="orders.validity" />,
+      priority: 3,
       sortValue: (o) => o.validityType,
       cell: (o) => <FormattedMessage id={enumLabelKey('validityType', o.validityType)} />,
     },
     orderStatusColumn,
-    { id: 'updated', header: <FormattedMessage id="orders.updated" />, sortValue: (o) => o.lastModifiedAt, cell: (o) => <span className="small">{formatExchangeDateTime(intl, o.lastModifiedAt)}</span> },
+    { id: 'updated', header: <FormattedMessage id="orders.updated" />, priority: 3, sortValue: (o) => o.lastModifiedAt, cell: (o) => <span className="small">{formatExchangeDateTime(intl, o.lastModifiedAt)}</span> },
     {
       id: 'actions',
       header: <FormattedMessage id="orders.actions" />,
@@ -79,31 +90,30 @@ export function OrdersTable({ orders, assets, assetId, onAction, label }: Orders
         const asset = byId.get(o.assetId);
         if (!asset) return null;
         const open = (mode: OrderTicketRequest['mode']) => onAction({ mode, asset, order: o });
+        // Icon buttons keep the words as their names (and tooltips), so one row stays one line.
+        const action = (label: string, icon: ReactNode, onClick: () => void, extra: { className?: string; disabled?: boolean; name?: string } = {}) => (
+          <button
+            type="button"
+            className={`icon-button row-action${extra.className ? ` ${extra.className}` : ''}`}
+            onClick={onClick}
+            disabled={extra.disabled}
+            aria-label={extra.name ?? label}
+            title={extra.name ?? label}
+          >
+            {icon}
+          </button>
+        );
+        const say = (id: MessageKey) => intl.formatMessage({ id });
         return (
           <span className="row-actions">
-            <button type="button" className="button button-small button-secondary" onClick={() => open('modify')} disabled={o.suspended}>
-              <FormattedMessage id="orders.modify" />
-            </button>
-            {o.suspended ? (
-              <button type="button" className="button button-small button-secondary" onClick={() => open('activate')}>
-                <FormattedMessage id="orders.activate" />
-              </button>
-            ) : (
-              <button type="button" className="button button-small button-secondary" onClick={() => open('suspend')}>
-                <FormattedMessage id="orders.suspend" />
-              </button>
-            )}
-            <button type="button" className="button button-small button-danger" onClick={() => open('cancel')}>
-              <FormattedMessage id="orders.cancel" />
-            </button>
-            <button
-              type="button"
-              className="button button-small button-ghost"
-              onClick={() => setHistoryOf(o.orderId)}
-              aria-label={intl.formatMessage({ id: 'ordersHistory.historyOf' }, { orderId: o.orderId })}
-            >
-              <FormattedMessage id="ordersHistory.history" />
-            </button>
+            {action(say('orders.modify'), <PencilIcon />, () => open('modify'), { disabled: o.suspended })}
+            {o.suspended
+              ? action(say('orders.activate'), <PlayIcon />, () => open('activate'))
+              : action(say('orders.suspend'), <PauseIcon />, () => open('suspend'))}
+            {action(say('orders.cancel'), <CrossIcon />, () => open('cancel'), { className: 'row-action-danger' })}
+            {action(say('ordersHistory.history'), <HistoryIcon />, () => setHistoryOf(o.orderId), {
+              name: intl.formatMessage({ id: 'ordersHistory.historyOf' }, { orderId: o.orderId }),
+            })}
           </span>
         );
       },

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DataTable, pageOf, sortRows, type DataTableColumn } from '../../../src/components/DataTable.tsx';
+import { CodeCell, DataTable, pageOf, sortRows, type DataTableColumn } from '../../../src/components/DataTable.tsx';
 import { WithIntl } from './intl.tsx';
 
 interface Row {
@@ -120,6 +120,48 @@ describe('DataTable', () => {
     expect(rendered.length).toBeGreaterThan(5);
     expect(rendered.length).toBeLessThan(60);
     expect(screen.getByRole('table').getAttribute('aria-rowcount')).toBe('2001');
+  });
+});
+
+describe('dense tables', () => {
+  const dense: DataTableColumn<Row>[] = [
+    { id: 'code', header: 'Code', cell: (row) => <CodeCell value={`CODE-${row.id}`} /> },
+    { id: 'name', header: 'Name', priority: 2, cell: (row) => row.name },
+    { id: 'qty', header: 'Quantity', align: 'end', priority: 3, cell: (row) => row.qty },
+    { id: 'note', header: 'Note', cell: () => 'a note long enough to be cut' },
+  ];
+
+  it('marks the columns that give way in a narrow box, header and cells alike', () => {
+    renderTable({ columns: dense, rows: rows(2), hideFooter: true });
+    const headers = screen.getAllByRole('columnheader');
+    expect(headers.map((th) => th.className)).toEqual(['', 'col-priority-2', 'align-end col-priority-3', '']);
+    const cells = within(bodyRows()[0]!).getAllByRole('cell');
+    expect(cells.map((td) => td.className)).toEqual(['', 'col-priority-2', 'align-end col-priority-3', '']);
+  });
+
+  it('gives a code its whole text as a title', () => {
+    renderTable({ columns: dense, rows: rows(2), hideFooter: true });
+    const code = screen.getByText('CODE-r2');
+    expect(code.className).toBe('cell-code');
+    expect(code.getAttribute('title')).toBe('CODE-r2');
+  });
+
+  it('titles a cell cut by its ellipsis when hovered, and only then', () => {
+    renderTable({ columns: dense, rows: rows(2), hideFooter: true });
+    const note = within(bodyRows()[0]!).getAllByRole('cell')[3]!;
+    // jsdom lays nothing out: the cell says how wide its text is and how wide it is drawn.
+    Object.defineProperty(note, 'clientWidth', { configurable: true, value: 80 });
+    Object.defineProperty(note, 'scrollWidth', { configurable: true, value: 80 });
+    fireEvent.pointerOver(note);
+    expect(note.hasAttribute('title')).toBe(false);
+    Object.defineProperty(note, 'scrollWidth', { configurable: true, value: 190 });
+    fireEvent.pointerOver(note);
+    expect(note.getAttribute('title')).toBe('a note long enough to be cut');
+    // A cell whose content has its own title (a code) is left alone.
+    const codeCell = within(bodyRows()[0]!).getAllByRole('cell')[0]!;
+    Object.defineProperty(codeCell, 'scrollWidth', { configurable: true, value: 500 });
+    fireEvent.pointerOver(codeCell);
+    expect(codeCell.hasAttribute('title')).toBe(false);
   });
 });
 
