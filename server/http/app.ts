@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { apiError } from '../../protocol/index.ts';
 import type { AuthService } from '../auth/auth-service.ts';
 import type { Store } from '../store/store.ts';
@@ -11,6 +12,10 @@ import { referenceRoutes, type SessionDateOf } from './reference.routes.ts';
 
 export const BASE_PATH = '/session/';
 export const API_PREFIX = '/session/api';
+
+/** The app's static files in the repository (Vite copies them into the build). */
+const publicDir = fileURLToPath(new URL('../../public/', import.meta.url));
+const brandIcons = { 'favicon.ico': 'image/x-icon', 'favicon.svg': 'image/svg+xml' } as const;
 
 export interface HttpAppOptions {
   store: Store;
@@ -50,6 +55,18 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     await app.register(fastifyStatic, { root: clientDir, prefix: BASE_PATH, wildcard: false, index: false });
   }
   const indexHtml = clientBuilt ? readFileSync(indexPath, 'utf8') : null;
+
+  // The brand icons: the built client's when it has them (served above), else public/'s, so every
+  // server has an icon; /favicon.ico too, which browsers ask for at the root.
+  for (const [file, type] of Object.entries(brandIcons)) {
+    const built = clientBuilt && existsSync(`${clientDir}/${file}`);
+    const path = built ? `${clientDir}/${file}` : `${publicDir}${file}`;
+    if (!existsSync(path)) continue;
+    const body = readFileSync(path);
+    const send = async (_request: unknown, reply: FastifyReply) => reply.type(type).header('cache-control', 'public, max-age=86400').send(body);
+    if (!built) app.get(`${BASE_PATH}${file}`, send);
+    if (file === 'favicon.ico') app.get('/favicon.ico', send);
+  }
 
   app.get('/', async (_request, reply) => reply.redirect(BASE_PATH));
   // History fallback: any /session/... path that is not a file or an API call gets the app, which shows its own 404.
