@@ -30,7 +30,7 @@ const words = {
     transactions: 'Tranzacții',
     trade: 'Tranzacție pe GSPOT-DA',
     myOrders: 'Ordinele mele active',
-    newOrder: 'Ordin nou: Gas day-ahead',
+    newOrder: 'Ordin nou: Gaze naturale ziua următoare',
   },
 } as const;
 

@@ -62,7 +62,7 @@ describe('market watch', () => {
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent?.replace(/[▲▼]/g, ''));
     expect(headers).toEqual(['Asset', 'Type', 'Best bid', 'Best ask', 'Own best bid', 'Own best ask', 'Participants', 'Last update']);
     const wd = within(table).getAllByRole('row')[2]!;
-    expect(within(wd).getAllByRole('cell').map((c) => c.textContent).slice(0, 7)).toEqual(['GSPOT-WD', 'day', '140.00', '—', '140.00', '—', '1']);
+    expect(within(wd).getAllByRole('cell').map((c) => c.textContent).slice(0, 7)).toEqual(['GSPOT-WD', 'Day', '140.00', '—', '140.00', '—', '1']);
   });
 
   it('sorts by a column, both ways, with empty prices last', () => {
