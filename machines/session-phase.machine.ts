@@ -123,6 +123,15 @@ export function sessionPhaseMachineFor(connection: Connection) {
   });
 }
 
+/** The machine fed by the updates `updatesOf` gives for its market or asset (the session's shared fold). */
+export function sessionPhaseMachineOf(updatesOf: (input: SessionPhaseInput) => Observable<PhaseUpdate>) {
+  return sessionPhaseMachine.provide({
+    actors: {
+      phaseUpdates: fromEventObservable<SessionPhaseEvent, SessionPhaseInput>(({ input }) => updatesOf(input).pipe(map(phaseUpdateToEvent))),
+    },
+  });
+}
+
 /** The same, from any stream of phase updates (tests, replay). */
 export function sessionPhaseMachineFrom(updates: Observable<PhaseUpdate>) {
   return sessionPhaseMachine.provide({

@@ -30,6 +30,15 @@ export function defaultFrameScheduler(): FrameScheduler {
 
 let sharedFrames: FrameScheduler | undefined;
 
+/** Runs every callback at once: no coalescing (a replay that checks the screens after every frame). */
+export const immediateFrames: FrameScheduler = {
+  request: (callback) => {
+    callback();
+    return null;
+  },
+  cancel: () => {},
+};
+
 /**
  * A scheduler that asks `requestFrame` once per frame however many callbacks are requested, and runs
  * them in request order; a callback that throws does not stop the others (its error is rethrown

@@ -7,17 +7,62 @@
  * (both carry the journal seq their state stands at), so the order that trades on entry reaches the
  * user's orders by whichever comes first.
  */
-import { EMPTY, merge, scan, share, shareReplay, startWith, type Observable } from 'rxjs';
+import { distinctUntilChanged, EMPTY, filter, map, merge, scan, share, shareReplay, startWith, type Observable } from 'rxjs';
+import type { SessionPhase } from '../protocol/enums.ts';
 import type { MarketWatchRow, Notification, OrderUpdate, OwnBest, SessionStats, Trade, Transaction } from '../protocol/market-data.ts';
+import type { PhaseUpdate } from '../protocol/reference.ts';
 import { book$, coalesceBookToFrame, type BookView } from './book.ts';
 import type { Connection } from './connection.ts';
-import { coalesceToFrame } from './frame.ts';
-import { foldMarketWatch, marketWatch$, myTrades$, notifications$, ownBest$, sessionStats$, trades$ } from './market-data.ts';
+import { coalesceToFrame, type FrameScheduler } from './frame.ts';
+import { foldMarketWatch, marketWatch$, myTrades$, notifications$, ownBest$, sessionPhase$, sessionStats$, trades$ } from './market-data.ts';
 import { myOrders$ } from './orders.ts';
 
 export interface SessionStreamsOptions {
   /** The replies to the user's own order calls (the app's orders API hands them over). */
   orderReplies$?: Observable<OrderUpdate>;
+  /** When books and market watch tables are shown: once an animation frame by default. */
+  frames?: FrameScheduler;
+}
+
+/** A market's session as its phase topic tells it: the market's phase, and the assets apart from it. */
+export interface MarketSession {
+  marketId: string;
+  phase: SessionPhase;
+  sessionDate: string;
+  since: string;
+  nextPhase: SessionPhase | null;
+  nextPhaseAt: string | null;
+  /** Assets whose phase is not the market's (an operator suspended or moved one alone). */
+  assets: ReadonlyMap<string, SessionPhase>;
+}
+
+/**
+ * Folds a market's phase updates. A market-level update sets every asset to the market's phase (the
+ * engine applies it to all of them), so it clears the exceptions; an asset-level one sets its asset's.
+ */
+export function foldMarketSession(marketId: string) {
+  return (session: MarketSession | null, update: PhaseUpdate): MarketSession | null => {
+    if (update.marketId !== marketId) return session;
+    const next = { nextPhase: update.nextPhase ?? null, nextPhaseAt: update.nextPhaseAt ?? null };
+    if (update.assetId === null) {
+      return { marketId, phase: update.phase, sessionDate: update.sessionDate, since: update.at, ...next, assets: new Map() };
+    }
+    if (!session) return null; // the market's own update always comes first
+    const assets = new Map(session.assets);
+    if (update.phase === session.phase) assets.delete(update.assetId);
+    else assets.set(update.assetId, update.phase);
+    return { ...session, ...next, assets };
+  };
+}
+
+export function marketSessionFrom(updates: Observable<PhaseUpdate>, marketId: string): Observable<MarketSession | null> {
+  return updates.pipe(scan<PhaseUpdate, MarketSession | null>(foldMarketSession(marketId), null), startWith<MarketSession | null>(null));
+}
+
+/** An asset's phase in its market's session; null until the market's phase is known. */
+export function assetPhase(session: MarketSession | null, assetId: string): SessionPhase | null {
+  if (!session) return null;
+  return session.assets.get(assetId) ?? session.phase;
 }
 
 const replayLatest = <T>() => shareReplay<T>({ bufferSize: 1, refCount: true });
@@ -30,6 +75,10 @@ export class SessionStreams {
     readonly connection: Connection,
     private readonly options: SessionStreamsOptions = {},
   ) {}
+
+  private get frameOptions() {
+    return this.options.frames ? { scheduler: this.options.frames } : {};
+  }
 
   private shared<T>(key: string, make: () => Observable<T>): Observable<T> {
     let stream = this.cache.get(key) as Observable<T> | undefined;
@@ -85,12 +134,12 @@ export class SessionStreams {
   marketWatch$(marketId: string): Observable<readonly MarketWatchRow[]> {
     return this.shared(`mw:${marketId}`, () =>
       // One row a message, a message per asset every conflation window: fold them, then show at most one table a frame.
-      foldMarketWatch(marketWatch$(this.connection, marketId)).pipe(coalesceToFrame(), startWith([] as readonly MarketWatchRow[]), replayLatest()),
+      foldMarketWatch(marketWatch$(this.connection, marketId)).pipe(coalesceToFrame(this.frameOptions), startWith([] as readonly MarketWatchRow[]), replayLatest()),
     );
   }
 
   book$(assetId: string): Observable<BookView> {
-    return this.shared(`book:${assetId}`, () => book$(this.connection, assetId).pipe(coalesceBookToFrame(), replayLatest()));
+    return this.shared(`book:${assetId}`, () => book$(this.connection, assetId).pipe(coalesceBookToFrame(this.options.frames), replayLatest()));
   }
 
   stats$(assetId: string): Observable<SessionStats | null> {
@@ -99,6 +148,28 @@ export class SessionStreams {
 
   trades$(assetId: string): Observable<Trade> {
     return this.shared(`trades:${assetId}`, () => trades$(this.connection, assetId).pipe(share()));
+  }
+
+  /** A market's session folded from its phase topic (one subscription for every widget and machine). */
+  marketSession$(marketId: string): Observable<MarketSession | null> {
+    return this.shared(`session:${marketId}`, () => marketSessionFrom(sessionPhase$(this.connection, marketId), marketId).pipe(replayLatest()));
+  }
+
+  /** The phase updates of the market (assetId null) or of one asset, as a session-phase machine takes them. */
+  phaseUpdates$(marketId: string, assetId: string | null): Observable<PhaseUpdate> {
+    return this.marketSession$(marketId).pipe(
+      filter((session): session is MarketSession => session !== null),
+      map((session): PhaseUpdate => ({
+        marketId,
+        assetId,
+        phase: assetId === null ? session.phase : (assetPhase(session, assetId) ?? session.phase),
+        sessionDate: session.sessionDate,
+        at: session.since,
+        nextPhase: session.nextPhase,
+        nextPhaseAt: session.nextPhaseAt,
+      })),
+      distinctUntilChanged((a, b) => a.phase === b.phase && a.sessionDate === b.sessionDate && a.nextPhase === b.nextPhase && a.nextPhaseAt === b.nextPhaseAt),
+    );
   }
 
   /** The public trades of an asset received while some panel shows them. */

@@ -1,9 +1,9 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { createActor, type ActorRefFrom } from 'xstate';
-import { connectionMachine, connectionMachineFor } from '../../machines/connection.machine.ts';
-import { myOrdersMachine, myOrdersMachineFrom } from '../../machines/my-orders.machine.ts';
-import { sessionPhaseMachineFor } from '../../machines/session-phase.machine.ts';
+import { connectionMachine } from '../../machines/connection.machine.ts';
+import type { myOrdersMachine } from '../../machines/my-orders.machine.ts';
+import { sessionMachineFor, watchPhase, type SessionActorRef } from '../../machines/session.machine.ts';
 import type { SessionPhase } from '../../protocol/enums.ts';
 import { createConnection, type Connection } from '../../streams/connection.ts';
 import { useConnection } from '../../streams/react.ts';
@@ -22,6 +22,8 @@ interface Realtime {
   connectionActor: ActorRefFrom<typeof connectionMachine>;
   /** The user's orders: the order queue and the replies to the user's order calls, per order a lifecycle. */
   myOrders: ActorRefFrom<typeof myOrdersMachine>;
+  /** The root of the session (machines/session.machine.ts): the two above and the phase actors. */
+  session: SessionActorRef;
 }
 
 const RealtimeContext = createContext<Realtime | null>(null);
@@ -42,22 +44,21 @@ export function createExchangeConnection(): Connection {
   });
 }
 
-function ConnectionActor({ connection, onReady }: { connection: Connection; onReady: (value: Realtime | null) => void }) {
-  const machine = useMemo(() => connectionMachineFor(connection), [connection]);
-  const connectionActor = useActorRef(machine);
+function SessionActor({ connection, onReady }: { connection: Connection; onReady: (value: Realtime | null) => void }) {
   // The session's streams are made here first, so they carry the order replies.
-  const ordersMachine = useMemo(() => myOrdersMachineFrom(sessionStreams(connection, { orderReplies$: orderReplies }).orderUpdates$), [connection]);
-  const myOrders = useActorRef(ordersMachine);
+  const machine = useMemo(() => sessionMachineFor(connection, sessionStreams(connection, { orderReplies$: orderReplies })), [connection]);
+  const session = useActorRef(machine);
   useEffect(() => {
-    onReady({ connection, connectionActor, myOrders });
+    const { connection: connectionActor, myOrders } = session.getSnapshot().context;
+    onReady({ connection, connectionActor, myOrders, session });
     return () => onReady(null);
-  }, [connection, connectionActor, myOrders, onReady]);
+  }, [connection, session, onReady]);
   return null;
 }
 
 function ConnectionHolder({ create, onReady }: { create: () => Connection; onReady: (value: Realtime | null) => void }) {
   const connection = useConnection('exchange', create);
-  return connection ? <ConnectionActor connection={connection} onReady={onReady} /> : null;
+  return connection ? <SessionActor connection={connection} onReady={onReady} /> : null;
 }
 
 export interface RealtimeProviderProps {
@@ -94,9 +95,8 @@ export function useConnectionStatus(): ConnectionIndicatorStatus | null {
   return realtime ? status : null;
 }
 
-function LivePhase({ connection, marketId, render }: { connection: Connection; marketId: string; render: (phase: SessionPhase | null) => ReactNode }) {
-  const machine = useMemo(() => sessionPhaseMachineFor(connection), [connection]);
-  const actor = useActorRef(machine, { input: { marketId } });
+function LivePhase({ session, marketId, render }: { session: SessionActorRef; marketId: string; render: (phase: SessionPhase | null) => ReactNode }) {
+  const actor = useMemo(() => watchPhase(session, marketId), [session, marketId]);
   const phase = useSelector(actor, (snapshot) => snapshot.context.phase);
   return <>{render(phase)}</>;
 }
@@ -108,5 +108,5 @@ function LivePhase({ connection, marketId, render }: { connection: Connection; m
 export function MarketPhase({ marketId, children }: { marketId: string; children: (phase: SessionPhase | null) => ReactNode }) {
   const realtime = useRealtime();
   if (!realtime) return <>{children(null)}</>;
-  return <LivePhase key={marketId} connection={realtime.connection} marketId={marketId} render={children} />;
+  return <LivePhase key={marketId} session={realtime.session} marketId={marketId} render={children} />;
 }

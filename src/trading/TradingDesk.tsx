@@ -1,9 +1,10 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { OrderForm, OrderTicketMode } from '../../machines/order-ticket.machine.ts';
 import { storedClientMemory } from '../../machines/client-memory.ts';
 import { canTrade } from '../../machines/permissions.ts';
-import { phasePermissions, sessionPhaseMachineFor, type PhasePermissions } from '../../machines/session-phase.machine.ts';
+import { phasePermissions, type PhasePermissions } from '../../machines/session-phase.machine.ts';
+import { watchPhase, type SessionActorRef } from '../../machines/session.machine.ts';
 import type { AssetSpecification, Market } from '../../protocol/reference.ts';
 import type { Order } from '../../protocol/market-data.ts';
 import type { Connection } from '../../streams/connection.ts';
@@ -35,9 +36,8 @@ function samePermissions(a: PhasePermissions | null, b: PhasePermissions | null)
 }
 
 /** What the phase of the ticket's asset allows, from the session-phase machine. */
-function LivePermissions({ connection, asset, children }: { connection: Connection; asset: AssetSpecification; children: (permissions: PhasePermissions | null) => ReactNode }) {
-  const machine = useMemo(() => sessionPhaseMachineFor(connection), [connection]);
-  const actor = useActorRef(machine, { input: { marketId: asset.marketId, assetId: asset.id } });
+function LivePermissions({ session, asset, children }: { session: SessionActorRef; asset: AssetSpecification; children: (permissions: PhasePermissions | null) => ReactNode }) {
+  const actor = useMemo(() => watchPhase(session, asset.marketId, asset.id), [session, asset.marketId, asset.id]);
   const permissions = useSelector(actor, phasePermissions, samePermissions);
   return <>{children(permissions)}</>;
 }
@@ -46,7 +46,7 @@ export function Permissions({ asset, children }: { asset: AssetSpecification; ch
   const realtime = useRealtime();
   if (!realtime) return <>{children(null)}</>;
   return (
-    <LivePermissions key={asset.id} connection={realtime.connection} asset={asset}>
+    <LivePermissions key={asset.id} session={realtime.session} asset={asset}>
       {children}
     </LivePermissions>
   );

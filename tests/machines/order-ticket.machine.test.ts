@@ -304,9 +304,10 @@ describe('the default order calls', () => {
     const fetchImpl = (async (url: string | URL | Request, init: RequestInit = {}) => {
       seen.push({ method: init.method ?? 'GET', url: String(url), body: init.body ? JSON.parse(String(init.body)) : undefined, auth: (init.headers as Record<string, string>)['Authorization'] });
       if (refuse) return json(409, { error: { code: 'SESSION_PHASE_FORBIDS', params: { phase: 'closed' } } });
-      return json(200, { order: order() });
+      return json(200, { seq: seen.length, order: order() });
     }) as typeof fetch;
-    const api = createOrdersApi({ fetch: fetchImpl, getToken: () => 'jwt' });
+    const replies: unknown[] = [];
+    const api = createOrdersApi({ fetch: fetchImpl, getToken: () => 'jwt', onReply: (update) => replies.push(update) });
     const add = createActor(orderTicketMachineWithApi(api), { input: { mode: 'add', asset, keyPrefix: 'k', defaults: validForm } }).start();
     add.send({ type: 'SUBMIT' });
     await waitFor(add, (s) => s.matches('accepted'));
@@ -327,6 +328,11 @@ describe('the default order calls', () => {
     ]);
     expect(seen[0]!.body).toMatchObject({ idempotencyKey: 'k-1', assetId: 'A1', way: 'bid', price: 12_345, qty: 10_000, noCnt: 10_000 });
     expect(seen[1]!.body).toEqual({ price: 12_345, qty: 5_000, validityType: 'GTC', validity: null });
+    // Each accepted call's order and seq also go to the user's orders; a refusal does not.
+    expect(replies).toEqual([
+      { seq: 1, order: order() },
+      { seq: 2, order: order() },
+    ]);
     for (const a of [add, modify, cancel]) a.stop();
   });
 

@@ -292,9 +292,10 @@ describe('the sessions, step by step', () => {
       { price: 14_920, qty: 30, orders: 1 },
       { price: 14_900, qty: 100, orders: 1 },
     ]);
-    // The client resubscribed the book with a new subscription id (UNSUBSCRIBE, then SUBSCRIBE).
+    // The client resubscribed the book with a new subscription id (UNSUBSCRIBE, then SUBSCRIBE). The
+    // session machine's order queue is sub-0; the market's phase topic is subscribed once for both phases.
     const resubscribe = session.frames.filter((f) => f.dir === 'out' && f.socket === 1 && (f.command === 'UNSUBSCRIBE' || (f.command === 'SUBSCRIBE' && f.headers['destination'] === '/topic/book.GSPOT-DA')));
-    expect(resubscribe.map((f) => `${f.command} ${f.headers['id']}`)).toEqual(['SUBSCRIBE sub-0', 'UNSUBSCRIBE sub-0', 'SUBSCRIBE sub-8']);
+    expect(resubscribe.map((f) => `${f.command} ${f.headers['id']}`)).toEqual(['SUBSCRIBE sub-1', 'UNSUBSCRIBE sub-1', 'SUBSCRIBE sub-7']);
 
     const dropped = at('the server drops the connection');
     expect(dropped.book).toMatchObject({ seq: 6, stale: true, staleReason: 'reconnect' });

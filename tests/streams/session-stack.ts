@@ -5,30 +5,31 @@
  * `checkpoint()` that reads everything a view would show as plain JSON. Also the names, constants and
  * file shapes the script and the tests share.
  *
- * On the connection, in this order:
- *  1. the connection machine (connectionState$, no subscription);
+ * It is the app's own composition (src/realtime/RealtimeProvider.tsx): the session streams of
+ * streams/session.ts and the root session machine of machines/session.machine.ts. On the connection,
+ * in this order:
+ *  1. the session machine: the connection machine (no subscription) and my orders (the order queue,
+ *     each order through the order-lifecycle machine);
  *  2. book$ of the asset;
  *  3. trades of the asset;
  *  4. the market watch of the market, folded;
  *  5. the user's own best prices;
- *  6. the user's orders (one shared subscription): foldOrders, plus an order lifecycle machine per
- *     order, started when the order first shows up (that update is its `initial`);
- *  7. the user's transactions;
- *  8. the session phase machine of the market, then one following the asset (its permissions and
- *     the refusals they predict are part of the checkpoint).
+ *  6. the user's transactions;
+ *  7. the session phase of the market, then of the asset, from the market's shared phase fold (its
+ *     permissions and the refusals they predict are part of the checkpoint).
  */
 import { fileURLToPath } from 'node:url';
-import { share, type Subscription } from 'rxjs';
-import { createActor, type Actor } from 'xstate';
-import { connectionMachineFor } from '../../machines/connection.machine.ts';
-import { orderLifecycleMachineFrom } from '../../machines/order-lifecycle.machine.ts';
-import { phasePermissions, phaseRefusal, sessionPhaseMachineFor, type PhasePermissions } from '../../machines/session-phase.machine.ts';
+import type { Subscription } from 'rxjs';
+import { createActor } from 'xstate';
+import { phasePermissions, phaseRefusal, type PhasePermissions } from '../../machines/session-phase.machine.ts';
+import { sessionMachineFor, watchPhase } from '../../machines/session.machine.ts';
 import type { BookLevel, MarketWatchRow, Order, OwnBest } from '../../protocol/market-data.ts';
-import { book$, type BookView } from '../../streams/book.ts';
+import type { BookView } from '../../streams/book.ts';
 import type { ClientError } from '../../streams/api.ts';
 import type { Connection, StreamError } from '../../streams/connection.ts';
-import { foldMarketWatch, marketWatch$, myTrades$, ownBest$, trades$ } from '../../streams/market-data.ts';
-import { foldOrders, myOrders$ } from '../../streams/orders.ts';
+import { immediateFrames } from '../../streams/frame.ts';
+import { ownBest$ } from '../../streams/market-data.ts';
+import { SessionStreams } from '../../streams/session.ts';
 
 export const SESSION_NAMES = ['ordinary-trading', 'reconnect-gap-resync', 'phase-suspension'] as const;
 export type SessionName = (typeof SESSION_NAMES)[number];
@@ -109,29 +110,22 @@ export function createClientStack(connection: Connection, config: StackConfig): 
   const myTrades: string[] = [];
   let watch: readonly MarketWatchRow[] = [];
   const ownBest = new Map<string, OwnBest>();
-  let orders: ReadonlyMap<string, { seq: number; order: Order }> = new Map();
-  const lifecycles = new Map<string, Actor<ReturnType<typeof orderLifecycleMachineFrom>>>();
   const subscriptions: Subscription[] = [];
 
+  // The app's composition: the session streams of the connection and the root session machine
+  // (connection, my orders, phases), as src/realtime/RealtimeProvider.tsx runs them.
+  // Books and market watch tables are not held for an animation frame: the replay checks after every frame.
+  const streams = new SessionStreams(connection, { frames: immediateFrames });
+  const session = createActor(sessionMachineFor(connection, streams)).start();
   subscriptions.push(connection.errors$.subscribe((error) => errors.push(error)));
-  const connectionActor = createActor(connectionMachineFor(connection)).start();
-  subscriptions.push(book$(connection, config.assetId).subscribe((view) => views.push(view)));
-  subscriptions.push(trades$(connection, config.assetId).subscribe((trade) => trades.push(trade.transactionId)));
-  subscriptions.push(foldMarketWatch(marketWatch$(connection, config.marketId)).subscribe((rows) => (watch = rows)));
+  const { connection: connectionActor, myOrders } = session.getSnapshot().context;
+  subscriptions.push(streams.book$(config.assetId).subscribe((view) => views.push(view)));
+  subscriptions.push(streams.trades$(config.assetId).subscribe((trade) => trades.push(trade.transactionId)));
+  subscriptions.push(streams.marketWatch$(config.marketId).subscribe((rows) => (watch = rows)));
   subscriptions.push(ownBest$(connection).subscribe((row) => ownBest.set(row.assetId, row)));
-  const orderUpdates = myOrders$(connection).pipe(share());
-  const lifecycleMachine = orderLifecycleMachineFrom(orderUpdates);
-  subscriptions.push(foldOrders(orderUpdates).subscribe((folded) => (orders = folded)));
-  subscriptions.push(
-    orderUpdates.subscribe((update) => {
-      const orderId = update.order.orderId;
-      if (lifecycles.has(orderId)) return;
-      lifecycles.set(orderId, createActor(lifecycleMachine, { input: { orderId, initial: { seq: update.seq, order: update.order } } }).start());
-    }),
-  );
-  subscriptions.push(myTrades$(connection).subscribe((transaction) => myTrades.push(transaction.transactionId)));
-  const marketPhase = createActor(sessionPhaseMachineFor(connection), { input: { marketId: config.marketId } }).start();
-  const assetPhase = createActor(sessionPhaseMachineFor(connection), { input: { marketId: config.marketId, assetId: config.assetId } }).start();
+  subscriptions.push(streams.myTrades$.subscribe((transaction) => myTrades.push(transaction.transactionId)));
+  const marketPhase = watchPhase(session, config.marketId);
+  const assetPhase = watchPhase(session, config.marketId, config.assetId);
 
   return {
     views,
@@ -169,17 +163,11 @@ export function createClientStack(connection: Connection, config: StackConfig): 
         })),
         ownBest: Object.fromEntries([...ownBest.values()].map((row) => [row.assetId, { bid: row.ownBestBid, ask: row.ownBestAsk }])),
         orders: Object.fromEntries(
-          [...orders.values()].map(({ order }) => [
-            order.orderId,
-            {
-              status: order.status,
-              machine: String(lifecycles.get(order.orderId)?.getSnapshot().value ?? 'none'),
-              tradedQty: order.tradedQty,
-              qty: order.qty,
-              price: order.price,
-              way: order.way,
-            },
-          ]),
+          [...myOrders.getSnapshot().context.orders.values()].flatMap((lifecycle) => {
+            const { order } = lifecycle.context;
+            if (!order) return [];
+            return [[order.orderId, { status: order.status, machine: String(lifecycle.value), tradedQty: order.tradedQty, qty: order.qty, price: order.price, way: order.way }]];
+          }),
         ),
         trades: [...trades],
         myTrades: [...myTrades],
@@ -188,10 +176,7 @@ export function createClientStack(connection: Connection, config: StackConfig): 
     },
     stop() {
       for (const subscription of subscriptions) subscription.unsubscribe();
-      connectionActor.stop();
-      marketPhase.stop();
-      assetPhase.stop();
-      for (const actor of lifecycles.values()) actor.stop();
+      session.stop();
     },
   };
 }

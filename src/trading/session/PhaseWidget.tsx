@@ -1,18 +1,17 @@
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import { useMemo, type ReactNode } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { Observable } from 'rxjs';
-import { sessionPhaseMachineFrom, type SessionPhaseSnapshot } from '../../../machines/session-phase.machine.ts';
+import type { SessionPhaseSnapshot } from '../../../machines/session-phase.machine.ts';
+import { watchPhase, type SessionActorRef } from '../../../machines/session.machine.ts';
 import type { SessionPhase } from '../../../protocol/enums.ts';
 import type { AssetSpecification } from '../../../protocol/reference.ts';
-import type { Connection } from '../../../streams/connection.ts';
 import { PhaseBadge } from '../../components/PhaseBadge.tsx';
 import { DescriptionList } from '../../components/DescriptionList.tsx';
 import { enumLabelKey } from '../../i18n/enum-labels.ts';
 import { EXCHANGE_TIME_ZONE, formatCalendarDate } from '../../i18n/format.ts';
 import { useRealtime } from '../../realtime/RealtimeProvider.tsx';
 import { Countdown } from './Countdown.tsx';
-import { sessionPhaseUpdates } from './session-live.ts';
 
 export interface PhaseInfo {
   phase: SessionPhase | null;
@@ -93,18 +92,17 @@ const sameInfo = (a: PhaseInfo, b: PhaseInfo) =>
   a.phase === b.phase && a.sessionDate === b.sessionDate && a.since === b.since && a.nextPhase === b.nextPhase && a.nextPhaseAt === b.nextPhaseAt;
 
 /** The session-phase machine of a market (assetId null) or of one asset, as PhaseInfo. */
-export function usePhaseInfo(connection: Connection, marketId: string, assetId: string | null): PhaseInfo {
-  const machine = useMemo(() => sessionPhaseMachineFrom(sessionPhaseUpdates(connection, marketId, assetId)), [connection, marketId, assetId]);
-  const actor = useActorRef(machine, { input: { marketId, assetId } });
+export function usePhaseInfo(session: SessionActorRef, marketId: string, assetId: string | null): PhaseInfo {
+  const actor = useMemo(() => watchPhase(session, marketId, assetId), [session, marketId, assetId]);
   return useSelector(actor, selectInfo, sameInfo);
 }
 
-function LivePhaseWidget({ connection, asset }: { connection: Connection; asset: AssetSpecification }) {
-  return <PhaseWidgetView info={usePhaseInfo(connection, asset.marketId, asset.id)} />;
+function LivePhaseWidget({ session, asset }: { session: SessionActorRef; asset: AssetSpecification }) {
+  return <PhaseWidgetView info={usePhaseInfo(session, asset.marketId, asset.id)} />;
 }
 
 export function PhaseWidget({ asset }: { asset: AssetSpecification }) {
   const realtime = useRealtime();
   if (!realtime) return <PhaseWidgetView info={noPhaseInfo} />;
-  return <LivePhaseWidget key={asset.id} connection={realtime.connection} asset={asset} />;
+  return <LivePhaseWidget key={asset.id} session={realtime.session} asset={asset} />;
 }

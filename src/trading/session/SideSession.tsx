@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { Observable } from 'rxjs';
 import type { Market } from '../../../protocol/reference.ts';
-import type { Connection } from '../../../streams/connection.ts';
+import type { SessionActorRef } from '../../../machines/session.machine.ts';
 import { PhaseBadge } from '../../components/PhaseBadge.tsx';
 import { enumLabelKey } from '../../i18n/enum-labels.ts';
 import { formatCalendarDate } from '../../i18n/format.ts';
@@ -37,8 +37,8 @@ export function SideSessionRow({ market, info, current, clock }: { market: Marke
   );
 }
 
-function LiveSideSessionRow({ connection, market, current }: { connection: Connection; market: Market; current: boolean }) {
-  return <SideSessionRow market={market} info={usePhaseInfo(connection, market.id, null)} current={current} />;
+function LiveSideSessionRow({ session, market, current }: { session: SessionActorRef; market: Market; current: boolean }) {
+  return <SideSessionRow market={market} info={usePhaseInfo(session, market.id, null)} current={current} />;
 }
 
 /** Every market the user sees: its phase, session date and the countdown to its next phase. */
@@ -66,7 +66,7 @@ export function SideSession({ markets, currentMarketId }: { markets: readonly Ma
       currentMarketId={currentMarketId}
       row={(market, current) =>
         realtime ? (
-          <LiveSideSessionRow key={market.id} connection={realtime.connection} market={market} current={current} />
+          <LiveSideSessionRow key={market.id} session={realtime.session} market={market} current={current} />
         ) : (
           <SideSessionRow key={market.id} market={market} info={noPhaseInfo} current={current} />
         )

@@ -10,7 +10,8 @@ import type { SessionPhase } from '../../../protocol/enums.ts';
 import { transactionSchema, type AssetActivity, type Transaction } from '../../../protocol/market-data.ts';
 import type { PhaseUpdate } from '../../../protocol/reference.ts';
 import type { Connection } from '../../../streams/connection.ts';
-import { assetActivity$, sessionPhase$ } from '../../../streams/market-data.ts';
+import { assetActivity$ } from '../../../streams/market-data.ts';
+import { sessionStreams, type MarketSession } from '../../../streams/session.ts';
 import { authedRequest } from '../../api/http.ts';
 import { useLive, useMyTradesList } from '../live.ts';
 import { mergeTransactions } from '../TransactionsPanel.tsx';
@@ -30,49 +31,11 @@ const replayLatest = <T>() => shareReplay<T>({ bufferSize: 1, refCount: true });
 
 // --- Phases ------------------------------------------------------------------------------------
 
-/** A market's session as its phase topic tells it: the market's phase, and the assets apart from it. */
-export interface MarketSession {
-  marketId: string;
-  phase: SessionPhase;
-  sessionDate: string;
-  since: string;
-  nextPhase: SessionPhase | null;
-  nextPhaseAt: string | null;
-  /** Assets whose phase is not the market's (an operator suspended or moved one alone). */
-  assets: ReadonlyMap<string, SessionPhase>;
-}
-
-/**
- * Folds a market's phase updates. A market-level update sets every asset to the market's phase (the
- * engine applies it to all of them), so it clears the exceptions; an asset-level one sets its asset's.
- */
-export function foldMarketSession(marketId: string) {
-  return (session: MarketSession | null, update: PhaseUpdate): MarketSession | null => {
-    if (update.marketId !== marketId) return session;
-    const next = { nextPhase: update.nextPhase ?? null, nextPhaseAt: update.nextPhaseAt ?? null };
-    if (update.assetId === null) {
-      return { marketId, phase: update.phase, sessionDate: update.sessionDate, since: update.at, ...next, assets: new Map() };
-    }
-    if (!session) return null; // the market's own update always comes first
-    const assets = new Map(session.assets);
-    if (update.phase === session.phase) assets.delete(update.assetId);
-    else assets.set(update.assetId, update.phase);
-    return { ...session, ...next, assets };
-  };
-}
-
-export function marketSessionFrom(updates: Observable<PhaseUpdate>, marketId: string): Observable<MarketSession | null> {
-  return updates.pipe(scan<PhaseUpdate, MarketSession | null>(foldMarketSession(marketId), null), startWith<MarketSession | null>(null));
-}
-
-/** An asset's phase in its market's session; null until the market's phase is known. */
-export function assetPhase(session: MarketSession | null, assetId: string): SessionPhase | null {
-  if (!session) return null;
-  return session.assets.get(assetId) ?? session.phase;
-}
+// The fold of a market's phases lives with the session streams; these names stay for the widgets.
+export { assetPhase, foldMarketSession, marketSessionFrom, type MarketSession } from '../../../streams/session.ts';
 
 export function sharedMarketSession(connection: Connection, marketId: string): Observable<MarketSession | null> {
-  return shared(connection, `session:${marketId}`, () => marketSessionFrom(sessionPhase$(connection, marketId), marketId).pipe(replayLatest()));
+  return sessionStreams(connection).marketSession$(marketId);
 }
 
 /**
@@ -80,19 +43,7 @@ export function sharedMarketSession(connection: Connection, marketId: string): O
  * the shared fold: every widget of a market shares one subscription of its phase topic.
  */
 export function sessionPhaseUpdates(connection: Connection, marketId: string, assetId: string | null): Observable<PhaseUpdate> {
-  return sharedMarketSession(connection, marketId).pipe(
-    filter((session): session is MarketSession => session !== null),
-    map((session): PhaseUpdate => ({
-      marketId,
-      assetId,
-      phase: assetId === null ? session.phase : (assetPhase(session, assetId) ?? session.phase),
-      sessionDate: session.sessionDate,
-      at: session.since,
-      nextPhase: session.nextPhase,
-      nextPhaseAt: session.nextPhaseAt,
-    })),
-    distinctUntilChanged((a, b) => a.phase === b.phase && a.sessionDate === b.sessionDate && a.nextPhase === b.nextPhase && a.nextPhaseAt === b.nextPhaseAt),
-  );
+  return sessionStreams(connection).phaseUpdates$(marketId, assetId);
 }
 
 export function useMarketSession(marketId: string): MarketSession | null {
