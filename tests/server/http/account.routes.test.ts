@@ -131,7 +131,7 @@ describe('trading account views', () => {
     expect(await codes('client1')).toEqual(['RO-HIDRO']);
     expect(await codes('terminal1')).toEqual(['RO-GAZEST']);
     expect(await codes('agency1')).toEqual(['RO-GAZEST', 'RO-HIDRO']);
-    expect(await codes('admin')).toEqual(['RO-DORMANT', 'RO-GAZEST', 'RO-HIDRO', 'RO-INDUS', 'RO-TERMO']);
+    expect(await codes('admin')).toEqual(['RO-DORMANT', 'RO-GAZEST', 'RO-HIDRO', 'RO-INDUS', 'RO-TERMO', 'SIM-CARP-1', 'SIM-CARP-2', 'SIM-NORD-1', 'SIM-NORD-2']);
     // A client sees its own positions only, in the markets it sees.
     const client1 = await t.login('client1');
     const own = (await t.get('/account/positions', client1)).body.items as Array<{ clientCode: string }>;
