@@ -10,6 +10,7 @@ import { useLocale } from '../i18n/use-locale.ts';
 import { useMarketWatch, useOwnBest } from './live.ts';
 import { useTradingDesk } from './TradingDesk.tsx';
 import { assetTypeLabel } from '../i18n/reference-names.ts';
+import { DeltaTRowBadge } from './session/DeltaTWidget.tsx';
 
 export const FLASH_MS = 1200;
 
@@ -92,9 +93,12 @@ export function MarketWatch({ rows, assets, label, onShortcut, loading, AssetLin
       cell: (row) => {
         const asset = byId.get(row.assetId);
         return (
-          <AssetLink row={row}>
-            <span className="mono">{asset?.code ?? row.assetId}</span>
-          </AssetLink>
+          <>
+            <AssetLink row={row}>
+              <span className="mono">{asset?.code ?? row.assetId}</span>
+            </AssetLink>
+            <DeltaTRowBadge assetId={row.assetId} />
+          </>
         );
       },
     },

@@ -62,3 +62,23 @@ export function DeltaTWidgetView({ asset, period, clock }: { asset: AssetSpecifi
 export function DeltaTWidget({ asset }: { asset: AssetSpecification }) {
   return <DeltaTWidgetView asset={asset} period={useDeltaT(asset.id)} />;
 }
+
+/**
+ * On a market watch row: while the asset's delta-T period runs, a badge with the countdown to the
+ * match, saying why the row's best bid and ask may cross.
+ */
+export function DeltaTRowBadgeView({ period, clock }: { period: DeltaTPeriod | null; clock?: Observable<number> }) {
+  const intl = useIntl();
+  const over = useIsPast(period?.endsAt ?? null, clock);
+  if (period === null || period.endedAt !== null || over) return null;
+  const hint = intl.formatMessage({ id: 'sessionPanels.deltaT.rowHint' }, { time: formatExchangeTime(intl, period.endsAt, true) });
+  return (
+    <span className="badge badge-delta-t delta-t-row-badge" title={hint} aria-label={hint}>
+      <FormattedMessage id="sessionPanels.deltaT.rowBadge" values={{ countdown: <Countdown key="countdown" until={period.endsAt} {...(clock ? { clock } : {})} /> }} />
+    </span>
+  );
+}
+
+export function DeltaTRowBadge({ assetId }: { assetId: string }) {
+  return <DeltaTRowBadgeView period={useDeltaT(assetId)} />;
+}

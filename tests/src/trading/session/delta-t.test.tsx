@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AssetActivity } from '../../../../protocol/market-data.ts';
-import { DeltaTWidgetView } from '../../../../src/trading/session/DeltaTWidget.tsx';
+import { DeltaTRowBadgeView, DeltaTWidgetView } from '../../../../src/trading/session/DeltaTWidget.tsx';
 import { deltaTFrom, type DeltaTPeriod } from '../../../../src/trading/session/session-live.ts';
 import { WithIntl } from '../../components/intl.tsx';
 import { asset } from '../fixtures.ts';
@@ -109,4 +109,34 @@ describe('delta-T widget', () => {
     expect(screen.queryByRole('timer')).toBeNull();
     expect(screen.getByText(/The last period ended at 09:59:59\./)).toBeTruthy();
   });
+});
+
+describe('delta-T badge of a market watch row', () => {
+  function BadgeHarness({ activities }: { activities: Subject<AssetActivity> }) {
+    const [period, setPeriod] = useState<DeltaTPeriod | null>(null);
+    useEffect(() => {
+      const subscription = deltaTFrom(activities).subscribe(setPeriod);
+      return () => subscription.unsubscribe();
+    }, [activities]);
+    return <DeltaTRowBadgeView period={period} />;
+  }
+
+  for (const [locale, hint] of [
+    ['en', 'Delta-T period: the book may show crossing prices until the match at 10:00:30'],
+    ['ro', 'Perioadă delta T: registrul poate arăta prețuri care se încrucișează până la tranzacționarea de la 10:00:30'],
+  ] as const) {
+    it(`says why the row's book may cross while the period runs, then goes (${locale})`, () => {
+      const activities = new Subject<AssetActivity>();
+      const { container } = render(
+        <WithIntl locale={locale}>
+          <BadgeHarness activities={activities} />
+        </WithIntl>,
+      );
+      expect(container.textContent).toBe('');
+      act(() => activities.next(activity({ type: 'deltaTStart', orderId: null, qty: null, price: 15050, endsAt: iso(NOW + 30_000) })));
+      expect(screen.getByLabelText(hint).textContent).toBe('Δt 00:30');
+      act(() => vi.advanceTimersByTime(30_000));
+      expect(container.textContent).toBe('');
+    });
+  }
 });
