@@ -182,7 +182,7 @@ export function DataTable<T>({
   const number = (value: number) => intl.formatNumber(value);
   // Virtualised rows have a fixed height (no per-row measuring), so the scroll size is exact.
   const renderRow = (row: T, index?: number) => (
-    <tr key={rowKey(row)} data-index={index} style={index === undefined ? undefined : { height: rowHeight }}>
+    <tr key={rowKey(row)} data-row-key={rowKey(row)} data-index={index} style={index === undefined ? undefined : { height: rowHeight }}>
       {columns.map((column) => (
         <td key={column.id} className={columnClass(column)}>
           {column.cell(row)}

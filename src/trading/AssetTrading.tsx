@@ -5,7 +5,7 @@ import type { BookLevel } from '../../protocol/market-data.ts';
 import type { AssetSpecification } from '../../protocol/reference.ts';
 import { formatDecimal } from '../../protocol/decimal.ts';
 import { formatCalendarDate, formatExchangeDateTime, formatMinor } from '../i18n/format.ts';
-import { useBook, useMyOrders, useStats } from './live.ts';
+import { useBook, useMyOpenOrders, useMyOrders, useStats } from './live.ts';
 import { OrderBook } from './OrderBook.tsx';
 import { OrdersTable } from './OrdersTable.tsx';
 import { useTradingDesk } from './TradingDesk.tsx';
@@ -105,6 +105,7 @@ export function AssetTrading({ asset }: { asset: AssetSpecification }) {
   const canAct = useCanAct();
   const book = useBook(asset.id);
   const orders = useMyOrders();
+  const openOrders = useMyOpenOrders();
   return (
     <div className="asset-trading">
       <section className="card" aria-labelledby="book-title">
@@ -127,7 +128,7 @@ export function AssetTrading({ asset }: { asset: AssetSpecification }) {
             <FormattedMessage id="orders.title" />
           </h2>
         </div>
-        <OrdersTable orders={orders} assets={[asset]} assetId={asset.id} onAction={desk.openTicket} label={intl.formatMessage({ id: 'orders.title' })} />
+        <OrdersTable orders={openOrders} assets={[asset]} assetId={asset.id} onAction={desk.openTicket} label={intl.formatMessage({ id: 'orders.title' })} />
       </section>
       <TransactionsPanel assets={[asset]} assetId={asset.id} initialScope="all" />
     </div>

@@ -1,6 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import type { OpenOrder } from '../../machines/my-orders.machine.ts';
 import type { Order } from '../../protocol/market-data.ts';
+import { useCanAct } from '../auth/use-auth.ts';
 import type { AssetSpecification } from '../../protocol/reference.ts';
 import { CodeCell, DataTable, type DataTableColumn } from '../components/DataTable.tsx';
 import { CrossIcon, HistoryIcon, PauseIcon, PencilIcon, PlayIcon } from '../components/icons.tsx';
@@ -9,12 +11,12 @@ import { enumLabelKey } from '../i18n/enum-labels.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
 import { formatExchangeDateTime, formatMinor } from '../i18n/format.ts';
 import type { OrderTicketRequest } from './OrderDialog.tsx';
-import { isLiveOrder } from './live.ts';
 import { OrderEventsDialog } from './orders/OrderEventsDialog.tsx';
 import { OrdersDialogButton } from './orders/OrdersDialog.tsx';
 
 export interface OrdersTableProps {
-  orders: readonly Order[];
+  /** The user's open orders with what each one's lifecycle allows (useMyOpenOrders). */
+  orders: readonly OpenOrder[];
   assets: readonly AssetSpecification[];
   /** Only this asset's orders. */
   assetId?: string;
@@ -25,12 +27,15 @@ export interface OrdersTableProps {
 /**
  * My active orders, live; modify, cancel, suspend or activate from the row (the order dialog confirms),
  * an order's history on demand, and the orders dialog (all orders, with filters) above the table.
+ * The row actions are the ones the order's lifecycle allows, and none once the session has expired.
  */
 export function OrdersTable({ orders, assets, assetId, onAction, label }: OrdersTableProps) {
   const intl = useIntl();
+  const canAct = useCanAct();
   const [historyOf, setHistoryOf] = useState<string | null>(null);
   const byId = new Map(assets.map((asset) => [asset.id, asset]));
-  const rows = orders.filter((order) => isLiveOrder(order) && (assetId === undefined || order.assetId === assetId));
+  const actionsById = new Map(orders.map((entry) => [entry.order.orderId, entry.actions]));
+  const rows = orders.flatMap((entry) => (assetId === undefined || entry.order.assetId === assetId ? [entry.order] : []));
   const columns: DataTableColumn<Order>[] = [
     { id: 'orderId', header: <FormattedMessage id="orders.orderId" />, priority: 2, sortValue: (o) => o.orderId, cell: (o) => <CodeCell value={o.orderId} className="mono small" /> },
     {
@@ -104,13 +109,15 @@ export function OrdersTable({ orders, assets, assetId, onAction, label }: Orders
           </button>
         );
         const say = (id: MessageKey) => intl.formatMessage({ id });
+        const allowed = actionsById.get(o.orderId);
+        const may = (can: boolean | undefined) => canAct && can === true;
         return (
           <span className="row-actions">
-            {action(say('orders.modify'), <PencilIcon />, () => open('modify'), { disabled: o.suspended })}
+            {action(say('orders.modify'), <PencilIcon />, () => open('modify'), { disabled: !may(allowed?.canModify) })}
             {o.suspended
-              ? action(say('orders.activate'), <PlayIcon />, () => open('activate'))
-              : action(say('orders.suspend'), <PauseIcon />, () => open('suspend'))}
-            {action(say('orders.cancel'), <CrossIcon />, () => open('cancel'), { className: 'row-action-danger' })}
+              ? action(say('orders.activate'), <PlayIcon />, () => open('activate'), { disabled: !may(allowed?.canActivate) })
+              : action(say('orders.suspend'), <PauseIcon />, () => open('suspend'), { disabled: !may(allowed?.canSuspend) })}
+            {action(say('orders.cancel'), <CrossIcon />, () => open('cancel'), { className: 'row-action-danger', disabled: !may(allowed?.canCancel) })}
             {action(say('ordersHistory.history'), <HistoryIcon />, () => setHistoryOf(o.orderId), {
               name: intl.formatMessage({ id: 'ordersHistory.historyOf' }, { orderId: o.orderId }),
             })}

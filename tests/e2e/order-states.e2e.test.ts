@@ -64,10 +64,7 @@ async function record(page: Page, tableName: string): Promise<void> {
     const frame = () => {
       const table = document.querySelector(`table[aria-label="${name}"]`);
       const rows: Record<string, string> = {};
-      for (const row of table?.querySelectorAll('tbody tr') ?? []) {
-        const id = row.querySelector('td')?.textContent?.trim();
-        if (id && /^\d+$/.test(id)) rows[id] = row.textContent ?? '';
-      }
+      for (const row of table?.querySelectorAll<HTMLElement>('tbody tr[data-row-key]') ?? []) rows[row.dataset.rowKey!] = row.textContent ?? '';
       const key = JSON.stringify(rows);
       if (key !== last) {
         last = key;
@@ -118,9 +115,7 @@ function activeOrders(page: Page, locale: Locale) {
 }
 
 function orderRow(page: Page, locale: Locale, orderId: string) {
-  return activeOrders(page, locale)
-    .locator('tbody tr')
-    .filter({ has: page.locator('td:first-child', { hasText: new RegExp(`^${orderId}$`) }) });
+  return activeOrders(page, locale).locator(`tbody tr[data-row-key="${orderId}"]`);
 }
 
 describe('order states on both sides of a cross', () => {
@@ -172,6 +167,13 @@ describe('order states on both sides of a cross', () => {
       // broker2's own bid is marked in its book.
       await buyer.page.locator(`.book-side-bid tr[data-price="${partial[1]}"] .book-own-mark`).waitFor({ timeout: 10_000 });
       await screenshot(buyer.page, `order-states-partial-${locale}`);
+      // The partial order offers its actions; the home page (another tab, the same sign-in) lists it too.
+      await expect.poll(() => partialRow.getByRole('button').count()).toBeGreaterThanOrEqual(3);
+      const home = await buyer.context.newPage();
+      await home.goto(appUrl(t, locale, ''));
+      const homeRow = activeOrders(home, locale).locator(`tbody tr[data-row-key="${partialBid.orderId}"]`);
+      await homeRow.filter({ hasText: w.partial }).waitFor({ timeout: 10_000 });
+      expect(await activeOrders(home, locale).locator(`tbody tr[data-row-key="${fullBid.orderId}"]`).count()).toBe(0);
 
       // 3. The resting partial is filled: broker1's ask of 3.0 takes the rest. broker1's aggressor never
       //    shows; broker2's resting order leaves its table and its book mark goes.
@@ -179,6 +181,8 @@ describe('order states on both sides of a cross', () => {
       const lastAsk = await replyFor(seller.page, 2);
       expect(lastAsk.status).toBe('traded');
       await partialRow.waitFor({ state: 'detached', timeout: 10_000 });
+      await homeRow.waitFor({ state: 'detached', timeout: 10_000 });
+      await home.close();
       await buyer.page.locator(`.book-side-bid tr[data-price="${partial[1]}"]`).waitFor({ state: 'detached', timeout: 10_000 });
       expect(await rowsAfter(seller.page, lastAsk.orderId, 0)).toEqual([]);
       expect(await rowsAfter(seller.page, restingAsk.orderId, lastAsk.t)).toEqual([]);

@@ -8,7 +8,7 @@ import { localePath } from '../../i18n/locale.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
 import type { MarketAccountData } from './loaders.ts';
 import { LiveMarketWatch } from '../../trading/MarketWatch.tsx';
-import { useMyOrders } from '../../trading/live.ts';
+import { useMyOpenOrders } from '../../trading/live.ts';
 import { OrdersTable } from '../../trading/OrdersTable.tsx';
 import { useTradingDesk } from '../../trading/TradingDesk.tsx';
 import { TransactionsPanel } from '../../trading/TransactionsPanel.tsx';
@@ -31,7 +31,7 @@ function PositionAssetRouterLink({ position, children }: { position: Position; c
 function MyOrdersCard({ data }: { data: MarketAccountData }) {
   const intl = useIntl();
   const desk = useTradingDesk();
-  const orders = useMyOrders();
+  const orders = useMyOpenOrders();
   const assetIds = new Set(data.assets.map((asset) => asset.id));
   return (
     <section className="card grid-span-all" aria-labelledby="account-orders">
@@ -41,7 +41,7 @@ function MyOrdersCard({ data }: { data: MarketAccountData }) {
         </h2>
       </div>
       <OrdersTable
-        orders={data.market ? orders.filter((order) => assetIds.has(order.assetId)) : orders}
+        orders={data.market ? orders.filter((entry) => assetIds.has(entry.order.assetId)) : orders}
         assets={data.assets}
         onAction={desk.openTicket}
         label={intl.formatMessage({ id: 'orders.title' })}
