@@ -46,6 +46,7 @@ let fetchMock: ReturnType<typeof vi.fn>;
 beforeEach(() => {
   endSession();
   sessionStorage.clear();
+  localStorage.clear();
   fetchMock = vi.fn(async () => json(401, { error: { code: 'AUTH_CODE_INVALID', params: {} } }));
   vi.stubGlobal('fetch', fetchMock);
   // jsdom has no scrolling; the router restores scroll position on navigation.
@@ -127,7 +128,7 @@ describe('login page', () => {
     const [url, init] = fetchMock.mock.calls[1] as [string, RequestInit];
     expect(url).toBe('/session/api/user/info');
     expect((init.headers as Record<string, string>).Authorization).toBe('Bearer tok-123');
-    expect(JSON.parse(sessionStorage.getItem('exchange.session') ?? '{}').token).toBe('tok-123');
+    expect(JSON.parse(localStorage.getItem('exchange.session') ?? '{}').token).toBe('tok-123');
   });
 
   it('goes to the reset page when the password has expired, with the user filled in', async () => {

@@ -4,8 +4,8 @@ import { layoutEn } from './layout.ts';
 import { notificationsEn } from './notifications.ts';
 import { ordersHistoryEn } from './orders-history.ts';
 import { sessionPanelsEn } from './session-panels.ts';
-import { ticketEn } from './ticket.ts';
 import { sessionEn } from './session.ts';
+import { ticketEn } from './ticket.ts';
 
 /**
  * English messages: the fallback language and the reference key set (MessageKey).
@@ -663,9 +663,9 @@ export const en = {
   ...chatEn,
   ...layoutEn,
   ...sessionPanelsEn,
+  ...sessionEn,
   ...ordersHistoryEn,
   ...notificationsEn,
-  ...sessionEn,
   ...accountEn,
   ...ticketEn,
 } as const satisfies Record<string, string>;

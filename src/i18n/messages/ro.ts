@@ -5,8 +5,8 @@ import type { MessageKey } from './en.ts';
 import { notificationsRo } from './notifications.ts';
 import { ordersHistoryRo } from './orders-history.ts';
 import { sessionPanelsRo } from './session-panels.ts';
-import { ticketRo } from './ticket.ts';
 import { sessionRo } from './session.ts';
+import { ticketRo } from './ticket.ts';
 
 /**
  * Romanian messages, the default language. Same keys as en.ts (the type enforces it, and so does
@@ -666,9 +666,9 @@ export const ro: Record<MessageKey, string> = {
   ...chatRo,
   ...layoutRo,
   ...sessionPanelsRo,
+  ...sessionRo,
   ...ordersHistoryRo,
   ...notificationsRo,
-  ...sessionRo,
   ...accountRo,
   ...ticketRo,
 };

@@ -30,13 +30,14 @@ const user = {
   passwordExpiresAt: new Date(Date.now() + 5 * 24 * 3600 * 1000).toISOString(),
   preferences: { language: 'en', theme: 'light', notifications: true, soundNotifications: false },
 };
-const market = { id: 'GAS-FWD', name: 'Gas forward', commodity: 'gas', kind: 'forward', workspaceType: 'gas', currency: 'RON' };
+const market = { id: 'GAS-FWD', name: 'Gas forward', names: { ro: 'Gaze naturale la termen', en: 'Gas forward' }, commodity: 'gas', kind: 'forward', workspaceType: 'gas', currency: 'RON' };
 const asset = {
   id: 'GFWD-M-2027-01',
   marketId: 'GAS-FWD',
   ringId: null,
   code: 'GFWD-M-2027-01',
   name: 'Gas January 2027',
+  names: { ro: 'Gaze ianuarie 2027', en: 'Gas January 2027' },
   type: 'month',
   unit: 'MWh',
   currency: 'RON',
