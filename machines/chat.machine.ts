@@ -18,7 +18,7 @@ import { EMPTY, filter, map, skip, type Observable } from 'rxjs';
 import { and, assign, enqueueActions, fromCallback, fromEventObservable, fromPromise, or, raise, setup, stateIn, type SnapshotFrom } from 'xstate';
 import { isChatTextValid, type ChatContact, type ChatConversation, type ChatEvent, type ChatMessagesPage, type ChatOutgoing } from '../protocol/chat.ts';
 import type { ChatMessage } from '../protocol/market-data.ts';
-import { NETWORK_ERROR, toClientError, type ClientError } from '../streams/api.ts';
+import { clientErrorOf, NETWORK_ERROR, toClientError, type ClientError } from '../streams/api.ts';
 import { chatEvents$, sendChatMessage } from '../streams/chat.ts';
 import type { Connection, ConnectionState } from '../streams/connection.ts';
 
@@ -226,7 +226,7 @@ export const chatMachine = setup({
         ? {
             outbox: context.outbox.map((pending) =>
               pending.clientId === event.clientId
-                ? { ...pending, status: 'refused' as const, error: event.type === 'chat.refusal' ? { code: event.code, params: event.params } : { code: NETWORK_ERROR, params: {} } }
+                ? { ...pending, status: 'refused' as const, error: event.type === 'chat.refusal' ? clientErrorOf(event.code, event.params) : { code: NETWORK_ERROR, params: {} } }
                 : pending,
             ),
           }

@@ -12,6 +12,7 @@
  */
 import { and, assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import type { WorkspaceType } from '../protocol/enums.ts';
+import type { ErrorCode } from '../protocol/error-codes.ts';
 import { toClientError, type ClientError } from '../streams/api.ts';
 
 /** Not in protocol/ yet (see docs/client-core.md). */
@@ -34,7 +35,7 @@ export type WorkspaceEvent =
   | { type: 'DISMISS_ERROR' };
 
 type WorkspaceOperation = 'load' | 'create' | 'update' | 'delete';
-const failureCode: Record<WorkspaceOperation, string> = {
+const failureCode: Record<WorkspaceOperation, ErrorCode> = {
   load: 'WORKSPACE_LOAD_FAILED',
   create: 'WORKSPACE_SAVE_FAILED',
   update: 'WORKSPACE_EDIT_FAILED',

@@ -12,25 +12,34 @@ import {
 } from '../protocol/auth.ts';
 import { orderUpdateSchema, type Order, type OrderUpdate } from '../protocol/market-data.ts';
 import type { AddOrderRequest, ModifyOrderRequest } from '../protocol/orders.ts';
+import { isErrorCode, type ErrorCode } from '../protocol/error-codes.ts';
 import { errorResponseSchema } from '../protocol/reference.ts';
 
 export type ErrorParamValue = string | number;
 
-/** A refusal as the client keeps it: a catalogue code (or a client pseudo code) and its parameters. */
+/** Pseudo code for a request that got no answer: 'Cannot reach server!'. */
+export const NETWORK_ERROR = 'CLIENT_NETWORK_ERROR';
+
+/** The codes a client error carries: the protocol catalogue's, and the network pseudo code. */
+export type ClientErrorCode = ErrorCode | typeof NETWORK_ERROR;
+
+/**
+ * A refusal as the client keeps it: a catalogue code (or the network pseudo code) and its
+ * parameters. A code this client does not know (a newer server's) arrives as UNKNOWN_ERROR with the
+ * server's code in `params.code`, so the message can still name it.
+ */
 export interface ClientError {
-  code: string;
+  code: ClientErrorCode;
   params: Record<string, ErrorParamValue>;
 }
 
-/** Pseudo code for a request that got no answer: 'Cannot reach server!'. Same string as src/api. */
-export const NETWORK_ERROR = 'CLIENT_NETWORK_ERROR';
-
+/** The error every REST call of the client throws: one error model for the app and the machines. */
 export class ApiCallError extends Error implements ClientError {
-  readonly code: string;
+  readonly code: ClientErrorCode;
   readonly params: Record<string, ErrorParamValue>;
   /** HTTP status; 0 when the server could not be reached. */
   readonly status: number;
-  constructor(code: string, params: Record<string, ErrorParamValue> = {}, status = 0) {
+  constructor(code: ClientErrorCode, params: Record<string, ErrorParamValue> = {}, status = 0) {
     super(code);
     this.name = 'ApiCallError';
     this.code = code;
@@ -39,14 +48,17 @@ export class ApiCallError extends Error implements ClientError {
   }
 }
 
+/** A code and params from anywhere (the wire, a thrown error) as a ClientError. */
+export function clientErrorOf(code: string, params: Record<string, ErrorParamValue> = {}): ClientError {
+  if (code === NETWORK_ERROR || isErrorCode(code)) return { code, params };
+  return { code: 'UNKNOWN_ERROR', params: { code } };
+}
+
 /** Anything thrown by a call, as `{ code, params }` (unknown shapes become UNKNOWN_ERROR). */
 export function toClientError(error: unknown): ClientError {
   if (error && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string') {
     const params = (error as { params?: unknown }).params;
-    return {
-      code: (error as { code: string }).code,
-      params: params && typeof params === 'object' ? { ...(params as Record<string, ErrorParamValue>) } : {},
-    };
+    return clientErrorOf((error as { code: string }).code, params && typeof params === 'object' ? { ...(params as Record<string, ErrorParamValue>) } : {});
   }
   return { code: 'UNKNOWN_ERROR', params: {} };
 }
@@ -57,18 +69,20 @@ export interface ApiOptions {
   fetch?: typeof fetch;
 }
 
-export interface AuthApi {
-  login(request: LoginRequest, signal?: AbortSignal): Promise<LoginResponse>;
-  userInfo(token: string, signal?: AbortSignal): Promise<UserInfo>;
-  resetExpiredPassword(request: ResetExpiredPasswordRequest, signal?: AbortSignal): Promise<LoginResponse>;
+export interface RequestInit {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  token?: string | null | undefined;
+  signal?: AbortSignal | undefined;
 }
 
-async function requestJson<T>(
-  options: ApiOptions,
-  path: string,
-  parse: (body: unknown) => T | undefined,
-  init: { method: 'GET' | 'POST' | 'PATCH'; body?: unknown; token?: string; signal?: AbortSignal | undefined },
-): Promise<T> {
+/**
+ * One JSON request: the client's only HTTP call. Resolves with the body `parse` accepts; rejects with
+ * ApiCallError carrying the server's `{ error: { code, params } }`, NETWORK_ERROR when the server
+ * cannot be reached, or UNKNOWN_ERROR when the answer is not what the contract says. An abort is
+ * rethrown as it is.
+ */
+export async function requestJson<T>(options: ApiOptions, path: string, parse: (body: unknown) => T | null | undefined, init: RequestInit): Promise<T> {
   const doFetch = options.fetch ?? globalThis.fetch;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (init.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -86,19 +100,28 @@ async function requestJson<T>(
     throw new ApiCallError(NETWORK_ERROR);
   }
   let body: unknown;
-  try {
-    body = await response.json();
-  } catch {
-    body = undefined;
+  if (response.status !== 204) {
+    try {
+      body = await response.json();
+    } catch {
+      body = undefined;
+    }
   }
   if (!response.ok) {
     const refusal = errorResponseSchema.safeParse(body);
-    if (refusal.success) throw new ApiCallError(refusal.data.error.code, refusal.data.error.params, response.status);
-    throw new ApiCallError('UNKNOWN_ERROR', {}, response.status);
+    if (!refusal.success) throw new ApiCallError('UNKNOWN_ERROR', {}, response.status);
+    const { code, params } = clientErrorOf(refusal.data.error.code, refusal.data.error.params);
+    throw new ApiCallError(code, params, response.status);
   }
   const parsed = parse(body);
-  if (parsed === undefined) throw new ApiCallError('UNKNOWN_ERROR', {}, response.status);
+  if (parsed === undefined || parsed === null) throw new ApiCallError('UNKNOWN_ERROR', {}, response.status);
   return parsed;
+}
+
+export interface AuthApi {
+  login(request: LoginRequest, signal?: AbortSignal): Promise<LoginResponse>;
+  userInfo(token: string, signal?: AbortSignal): Promise<UserInfo>;
+  resetExpiredPassword(request: ResetExpiredPasswordRequest, signal?: AbortSignal): Promise<LoginResponse>;
 }
 
 export function createAuthApi(options: ApiOptions = {}): AuthApi {

@@ -1,7 +1,7 @@
-import { errorResponseSchema } from '../../protocol/reference.ts';
+import { requestJson as requestJsonOnce } from '../../streams/api.ts';
 import { activeToken, endSession } from '../auth/session.ts';
 import { loadingBar } from '../components/loading-bar.ts';
-import { ApiRequestError, NETWORK_ERROR } from './errors.ts';
+import { ApiRequestError } from './errors.ts';
 
 /** The REST API lives under the app's base path (SPEC §7 paths are relative to it). */
 export const API_BASE = '/session/api';
@@ -19,50 +19,19 @@ export type BodyParser<T> = (body: unknown) => T | null;
 /** For answers without a body (204). */
 export const noBody: BodyParser<true> = () => true;
 
-async function readJson(response: Response): Promise<unknown> {
-  if (response.status === 204) return undefined;
-  try {
-    return await response.json();
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * One JSON request. Resolves with the parsed body; rejects with ApiRequestError carrying the
- * server's `{ error: { code, params } }`, NETWORK_ERROR when the server cannot be reached, or
- * UNKNOWN_ERROR when the answer is not what the contract says. Every request runs under the loading
- * bar (which only shows after its 200 ms throttle, so only long requests show it).
+ * One JSON request through the client's one HTTP client (streams/api.ts requestJson), under the
+ * loading bar (which only shows after its 200 ms throttle, so only long requests show it).
  */
 export async function requestJson<T>(path: string, parse: BodyParser<T>, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  if (options.token) headers.Authorization = `Bearer ${options.token}`;
-
   const done = loadingBar.start();
   try {
-    let response: Response;
-    try {
-      response = await fetch(`${API_BASE}${path}`, {
-        method: options.method ?? 'GET',
-        headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: options.signal,
-      });
-    } catch (cause) {
-      if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-      throw new ApiRequestError(NETWORK_ERROR);
-    }
-
-    const body = await readJson(response);
-    if (!response.ok) {
-      const refusal = errorResponseSchema.safeParse(body);
-      if (refusal.success) throw new ApiRequestError(refusal.data.error.code, refusal.data.error.params, response.status);
-      throw new ApiRequestError('UNKNOWN_ERROR', {}, response.status);
-    }
-    const parsed = parse(body);
-    if (parsed === null) throw new ApiRequestError('UNKNOWN_ERROR', {}, response.status);
-    return parsed;
+    return await requestJsonOnce({ baseUrl: API_BASE }, path, parse, {
+      method: options.method ?? 'GET',
+      body: options.body,
+      token: options.token,
+      signal: options.signal,
+    });
   } finally {
     done();
   }

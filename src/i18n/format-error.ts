@@ -56,6 +56,9 @@ function displayValue(intl: IntlShape, name: string, value: ErrorParamValue | un
  */
 export function formatApiError(intl: IntlShape, error: ApiErrorLike): string {
   if (error.code === NETWORK_ERROR) return intl.formatMessage({ id: 'error.client.network' });
+  // A code this client does not know comes as UNKNOWN_ERROR with the server's code (streams/api.ts).
+  const unknown = error.code === 'UNKNOWN_ERROR' ? error.params?.['code'] : undefined;
+  if (typeof unknown === 'string') return intl.formatMessage({ id: 'error.client.unknownCode' }, { code: unknown });
   const key = `error.${error.code}` as MessageKey;
   if (!isErrorCode(error.code) || !(key in intl.messages)) {
     return intl.formatMessage({ id: 'error.client.unknownCode' }, { code: error.code });
