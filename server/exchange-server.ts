@@ -163,9 +163,9 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     await app.register(workspacesRoutes({ auth, store }), { prefix: API_PREFIX });
     await app.register(accountRoutes({ auth, store, sequencer, projector, assets }), { prefix: API_PREFIX });
     await app.register(chatRoutes({ auth, chat }), { prefix: API_PREFIX });
-    sequencer.onEvents((events, _entry, _result, seq) => {
+    sequencer.onEvents((events, entry, _result, seq) => {
       marketData.onEvents(events, seq);
-      notifications.onEvents(events);
+      notifications.onEvents(events, 'actor' in entry.command ? entry.command.actor : undefined);
       projector.onEvents(events, seq);
     });
 

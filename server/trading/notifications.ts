@@ -1,5 +1,5 @@
 import { destinations, type Notification } from '../../protocol/index.ts';
-import type { EngineEvent, OrderView } from '../engine/types.ts';
+import type { Actor, EngineEvent, OrderView } from '../engine/types.ts';
 import type { StompGateway } from '../gateway/stomp-gateway.ts';
 import type { Store } from '../store/store.ts';
 
@@ -38,8 +38,11 @@ export class NotificationPublisher {
 
   constructor(private readonly options: NotificationOptions) {}
 
-  /** The sequencer's listener. */
-  onEvents = (events: EngineEvent[]): void => {
+  /**
+   * The sequencer's listener. `actor` is who sent the command: a cancellation by someone who does not
+   * act for the order's client (the exchange operator) is news to the client's users.
+   */
+  onEvents = (events: EngineEvent[], actor?: Actor): void => {
     // A market-wide phase change also changes each asset: one notification for the market.
     let marketPhases: Map<string, string> | null = null;
     for (const event of events) {
@@ -56,6 +59,8 @@ export class NotificationPublisher {
           if (event.kind === 'expired') this.toClient(event.order.clientCode, 'orderExpired', orderValues(event.order), new Date(event.at).toISOString());
           else if (event.kind === 'cancelled' && event.reason !== undefined && event.reason !== 'user') {
             this.toClient(event.order.clientCode, 'orderCancelled', { ...orderValues(event.order), reason: event.reason }, new Date(event.at).toISOString());
+          } else if (event.kind === 'cancelled' && actor?.userId !== undefined && !this.options.usersOfClient(event.order.clientCode).includes(actor.userId)) {
+            this.toClient(event.order.clientCode, 'orderCancelled', { ...orderValues(event.order), reason: 'operator' }, new Date(event.at).toISOString());
           }
           break;
         case 'phase': {

@@ -30,7 +30,7 @@ const serverMessages: Partial<Record<Notification['kind'], MessageKey>> = {
   phaseChanged: 'notifications.phaseChanged',
 };
 
-const cancelReasons: Record<string, MessageKey> = { ioc: 'notifications.reason.ioc', expired: 'notifications.reason.expired' };
+const cancelReasons: Record<string, MessageKey> = { ioc: 'notifications.reason.ioc', expired: 'notifications.reason.expired', operator: 'notifications.reason.operator' };
 
 function isOneOf<T extends string>(values: readonly T[], value: unknown): value is T {
   return typeof value === 'string' && (values as readonly string[]).includes(value);

@@ -71,6 +71,16 @@ describe('notifications on /user/queue/notifications', () => {
     expect(of(first, 'orderCancelled')).toEqual([]);
   });
 
+  it("tells the owner when the exchange operator cancels one of its orders, not when it cancels its own", async () => {
+    const order = await place(token1, { assetId: 'GSPOT-WD', way: 'bid', price: 8000, qty: 10, clientCode: 'RO-HIDRO' });
+    const cancelled = await t.post(`/orders/${order.orderId}/cancel`, {}, adminToken);
+    expect(cancelled.body.order.status).toBe('cancelled');
+    const messages = await broker1.waitFor<Notification>(queue, (list) => of(list, 'orderCancelled').some((message) => message.values.orderId === order.orderId));
+    expect(of(messages, 'orderCancelled').filter((message) => message.values.orderId === order.orderId)).toEqual([
+      expect.objectContaining({ values: expect.objectContaining({ orderId: order.orderId, reason: 'operator', clientCode: 'RO-HIDRO' }) }),
+    ]);
+  });
+
   it('tells the owner when an order expires', async () => {
     const validity = new Date(t.clock.now() + 60_000).toISOString();
     const gtsv = await place(token1, { assetId: 'GSPOT-WD', way: 'ask', price: 20000, qty: 10, validityType: 'GTSV', validity, clientCode: 'RO-HIDRO' });
