@@ -94,10 +94,9 @@ function describeGroup(intl: IntlShape, entry: NotificationEntry, reference: Ref
     return { tone: 'info', text: intl.formatMessage({ id: 'notifications.group.orders' }, { ...values, status }) };
   }
   if (first.kind === 'phase' && content.source === 'server') {
-    const marketId = String(content.notification.values.marketId ?? '');
-    const marketOf = reference.markets?.get(marketId);
-    const market = marketOf ? localNameIn(intl, marketOf) : marketId;
-    return { tone: 'info', text: intl.formatMessage({ id: 'notifications.group.phases' }, { count, market }) };
+    // Where the market is now (the latest change), then how many changes the entry holds.
+    const now = intl.formatMessage({ id: 'notifications.phaseChanged' }, serverValues(intl, content.notification, reference));
+    return { tone: 'info', text: `${now} ${intl.formatMessage({ id: 'notifications.group.phases' }, { count })}` };
   }
   return { tone: 'info', text: intl.formatMessage({ id: 'notifications.group.other' }, { count, kind: intl.formatMessage({ id: categoryLabel[entry.category] }) }) };
 }

@@ -110,8 +110,8 @@ describe('the notifications bell', () => {
 
   it('keeps grouped entries: one line with a count, counted once among the unread, in both languages', () => {
     for (const [locale, bellName, expected] of [
-      ['en', 'Notifications, 3 unread', ['25 trades on GSPOT-DA for your orders', '2 session phase changes on Gas spot', '3 orders of RO-INDUS on GSPOT-DA cancelled by the system']],
-      ['ro', 'Notificări, 3 necitite', ['25 de tranzacții pe GSPOT-DA pentru ordinele dumneavoastră', '2 schimbări de fază pe Gaze naturale spot', '3 ordine ale clientului RO-INDUS pe GSPOT-DA au fost anulate de sistem']],
+      ['en', 'Notifications, 3 unread', ['25 trades on GSPOT-DA for your orders', 'GSPOT-WD (Gas spot) is now in the closing phase (2 phase changes)', '3 orders of RO-INDUS on GSPOT-DA cancelled by the system']],
+      ['ro', 'Notificări, 3 necitite', ['25 de tranzacții pe GSPOT-DA pentru ordinele dumneavoastră', 'GSPOT-WD (Gaze naturale spot) este acum în faza de închidere (2 schimbări de fază)', '3 ordine ale clientului RO-INDUS pe GSPOT-DA au fost anulate de sistem']],
     ] as const) {
       const { notifications, trades } = setup(locale);
       act(() => {
