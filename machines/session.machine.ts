@@ -1,6 +1,7 @@
 /**
- * The root of a signed-in client session on one connection: it spawns the connection machine and the
- * user's orders (my-orders, each order through the order-lifecycle machine) when it starts, and one
+ * The root of a signed-in client session on one connection: it spawns the connection machine, the
+ * user's orders (my-orders, each order through the order-lifecycle machine) and the reference data
+ * (markets, rings, assets, with the load's error state) when it starts, and one
  * session-phase actor per market or asset when a view first asks for it (WATCH_PHASE), shared by every
  * view after that. The app (src/realtime/RealtimeProvider.tsx) and the recorded-session replays
  * (tests/streams/session-stack.ts) run this same composition on the same session streams.
@@ -10,6 +11,7 @@ import type { Connection } from '../streams/connection.ts';
 import type { SessionStreams } from '../streams/session.ts';
 import { connectionMachine, connectionMachineFor } from './connection.machine.ts';
 import { myOrdersMachine, myOrdersMachineFrom } from './my-orders.machine.ts';
+import { referenceMachine, referenceMachineWith, type ReferenceData } from './reference.machine.ts';
 import { sessionPhaseMachine, sessionPhaseMachineOf } from './session-phase.machine.ts';
 
 export type SessionEvent = { type: 'WATCH_PHASE'; marketId: string; assetId?: string | null };
@@ -19,6 +21,8 @@ export type PhaseActorRef = ActorRefFrom<typeof sessionPhaseMachine>;
 export interface SessionContext {
   connection: ActorRefFrom<typeof connectionMachine>;
   myOrders: ActorRefFrom<typeof myOrdersMachine>;
+  /** Markets, rings and assets, with the load's error state. */
+  reference: ActorRefFrom<typeof referenceMachine>;
   /** Session-phase actors by phaseKey(marketId, assetId). */
   phases: Readonly<Record<string, PhaseActorRef>>;
 }
@@ -34,7 +38,7 @@ export const sessionMachine = setup({
     events: {} as SessionEvent,
   },
   // The defaults follow nothing; sessionMachineFor provides the ones fed by a connection.
-  actors: { connection: connectionMachine, myOrders: myOrdersMachine, phase: sessionPhaseMachine },
+  actors: { connection: connectionMachine, myOrders: myOrdersMachine, reference: referenceMachine, phase: sessionPhaseMachine },
   guards: {
     phaseNotWatched: ({ context, event }) => context.phases[phaseKey(event.marketId, event.assetId ?? null)] === undefined,
   },
@@ -51,6 +55,7 @@ export const sessionMachine = setup({
   context: ({ spawn }) => ({
     connection: spawn('connection', { id: 'connection' }),
     myOrders: spawn('myOrders', { id: 'myOrders' }),
+    reference: spawn('reference', { id: 'reference' }),
     phases: {},
   }),
   on: {
@@ -58,12 +63,17 @@ export const sessionMachine = setup({
   },
 });
 
-/** The session of a connection: its state, its orders (queue and replies of `streams`), its phases. */
-export function sessionMachineFor(connection: Connection, streams: SessionStreams) {
+/**
+ * The session of a connection: its state, its orders (queue and replies of `streams`), its phases, and
+ * its reference data from `loadReference` (none given: the reference actor fails at once, which
+ * nothing of a replay reads).
+ */
+export function sessionMachineFor(connection: Connection, streams: SessionStreams, loadReference?: () => Promise<ReferenceData>) {
   return sessionMachine.provide({
     actors: {
       connection: connectionMachineFor(connection),
       myOrders: myOrdersMachineFrom(streams.orderUpdates$),
+      ...(loadReference ? { reference: referenceMachineWith(loadReference) } : {}),
       phase: sessionPhaseMachineOf((input) => streams.phaseUpdates$(input.marketId, input.assetId ?? null)),
     },
   });

@@ -8,6 +8,7 @@ import type { SessionPhase } from '../../protocol/enums.ts';
 import { createConnection, type Connection } from '../../streams/connection.ts';
 import { useConnection } from '../../streams/react.ts';
 import { sessionStreams } from '../../streams/session.ts';
+import { fetchAssets, fetchMarkets } from '../api/reference.ts';
 import { orderReplies } from './order-replies.ts';
 import { activeToken } from '../auth/session.ts';
 import { useAuth } from '../auth/use-auth.ts';
@@ -30,6 +31,12 @@ const RealtimeContext = createContext<Realtime | null>(null);
 
 export const HEARTBEAT_MS = 10_000;
 
+/** The session's reference data: the cached REST calls of src/api/reference.ts. */
+async function loadReference() {
+  const [{ markets, rings }, assets] = await Promise.all([fetchMarkets(), fetchAssets()]);
+  return { markets, rings, assets };
+}
+
 export function exchangeSocketUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/session/ws`;
 }
@@ -46,7 +53,7 @@ export function createExchangeConnection(): Connection {
 
 function SessionActor({ connection, onReady }: { connection: Connection; onReady: (value: Realtime | null) => void }) {
   // The session's streams are made here first, so they carry the order replies.
-  const machine = useMemo(() => sessionMachineFor(connection, sessionStreams(connection, { orderReplies$: orderReplies })), [connection]);
+  const machine = useMemo(() => sessionMachineFor(connection, sessionStreams(connection, { orderReplies$: orderReplies }), loadReference), [connection]);
   const session = useActorRef(machine);
   useEffect(() => {
     const { connection: connectionActor, myOrders } = session.getSnapshot().context;

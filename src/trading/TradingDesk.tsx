@@ -1,18 +1,18 @@
 import { useSelector } from '@xstate/react';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { OrderForm, OrderTicketMode } from '../../machines/order-ticket.machine.ts';
 import { storedClientMemory } from '../../machines/client-memory.ts';
 import { canTrade } from '../../machines/permissions.ts';
 import { phasePermissions, type PhasePermissions } from '../../machines/session-phase.machine.ts';
 import { watchPhase, type SessionActorRef } from '../../machines/session.machine.ts';
-import type { AssetSpecification, Market } from '../../protocol/reference.ts';
+import type { AssetSpecification } from '../../protocol/reference.ts';
 import type { Order } from '../../protocol/market-data.ts';
-import type { Connection } from '../../streams/connection.ts';
-import { fetchAssets, fetchMarkets } from '../api/reference.ts';
 import { appOrdersApi } from '../api/trading.ts';
 import { useUser } from '../auth/use-auth.ts';
 import { useRealtime } from '../realtime/RealtimeProvider.tsx';
-import { useMyTradesList } from './live.ts';
+import { formatApiError } from '../i18n/format-error.ts';
+import { useMyTradesList, useSessionReference } from './live.ts';
 import { OrderDialog, type OrderTicketRequest } from './OrderDialog.tsx';
 
 interface TradingDesk {
@@ -52,28 +52,12 @@ export function Permissions({ asset, children }: { asset: AssetSpecification; ch
   );
 }
 
-/** Markets and assets the user sees (cached reference data), once signed in. */
-function useReference(connection: Connection | null) {
-  const [reference, setReference] = useState<{ markets: readonly Market[]; assets: readonly AssetSpecification[] }>({ markets: [], assets: [] });
-  useEffect(() => {
-    if (!connection) return;
-    let live = true;
-    Promise.all([fetchMarkets(), fetchAssets()])
-      .then(([{ markets }, assets]) => live && setReference({ markets, assets }))
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [connection]);
-  return reference;
-}
-
 /**
  * The trading desk every signed-in page shares: the order dialog (opened from books, tables and the
  * B/S shortcuts). The toasts are in the header's tray (notifications/ToastTray.tsx).
  */
 export function TradingDeskProvider({ children }: { children: ReactNode }) {
-  const realtime = useRealtime();
+  const intl = useIntl();
   const user = useUser();
   const [request, setRequest] = useState<OrderTicketRequest | null>(null);
   const trader = canTrade(user);
@@ -85,12 +69,20 @@ export function TradingDeskProvider({ children }: { children: ReactNode }) {
   const clientMemory = useMemo(() => (username ? storedClientMemory(username) : null), [username]);
   const close = useCallback(() => setRequest(null), []);
   const api = useMemo(() => appOrdersApi(), []);
-  const reference = useReference(realtime?.connection ?? null);
+  const reference = useSessionReference();
   useMyTradesList(); // keeps the session's own trades from the first moment
   const onAssetChange = useCallback((asset: AssetSpecification, carried: Partial<OrderForm>) => setRequest({ mode: 'add', asset, defaults: carried }), []);
   const onAccepted = useCallback((_order: Order | null, _mode: OrderTicketMode) => undefined, []);
   return (
     <DeskContext.Provider value={desk}>
+      {reference.status === 'failed' && reference.error && (
+        <div className="alert alert-error reference-alert" role="alert">
+          <FormattedMessage id="reference.loadFailed" values={{ reason: formatApiError(intl, reference.error) }} />{' '}
+          <button type="button" className="button-link" onClick={reference.retry}>
+            <FormattedMessage id="page.error.retry" />
+          </button>
+        </div>
+      )}
       {children}
       {request ? (
         <Permissions asset={request.asset}>

@@ -8,6 +8,9 @@ import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { of, type Observable } from 'rxjs';
 import { createActor } from 'xstate';
 import { myOrdersMachine, selectOpenOrders, type MyOrdersSnapshot, type OpenOrder } from '../../machines/my-orders.machine.ts';
+import { referenceMachine, selectAssets, selectMarkets } from '../../machines/reference.machine.ts';
+import type { AssetSpecification, Market } from '../../protocol/reference.ts';
+import type { ClientError } from '../../streams/api.ts';
 import type { MarketWatchRow, Order, OrderUpdate, OwnBest, SessionStats, Trade, Transaction } from '../../protocol/market-data.ts';
 import { emptyBook, type BookView } from '../../streams/book.ts';
 import type { Connection } from '../../streams/connection.ts';
@@ -107,6 +110,30 @@ export function useMyOrders(): readonly Order[] {
   const realtime = useRealtime();
   const orders = useSelector(realtime?.myOrders ?? noMyOrders, ordersOf);
   return realtime ? orders : noOrders;
+}
+
+const idleReference = createActor(referenceMachine).start();
+
+export interface SessionReference {
+  markets: readonly Market[];
+  assets: readonly AssetSpecification[];
+  status: 'loading' | 'ready' | 'failed';
+  error: ClientError | null;
+  retry: () => void;
+}
+
+/** The session's reference data (markets, assets) from the session machine, with its load state. */
+export function useSessionReference(): SessionReference {
+  const realtime = useRealtime();
+  const actor = realtime?.session.getSnapshot().context.reference ?? idleReference;
+  const markets = useSelector(actor, selectMarkets);
+  const assets = useSelector(actor, selectAssets);
+  const status = useSelector(actor, (snapshot) => snapshot.value as SessionReference['status']);
+  const error = useSelector(actor, (snapshot) => snapshot.context.error);
+  return useMemo(
+    () => ({ markets, assets, status: realtime ? status : 'loading', error, retry: () => actor.send({ type: 'RETRY' }) }),
+    [markets, assets, status, error, actor, realtime],
+  );
 }
 
 /** A selector that computes again only when the machine's order map changes. */

@@ -1,7 +1,8 @@
 /** The root session machine: its children at start, one shared phase actor per market or asset. */
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
+import { createActor, waitFor } from 'xstate';
+import { referenceMachineWith } from '../../machines/reference.machine.ts';
 
 import { myOrdersMachineFrom, selectOpenOrders } from '../../machines/my-orders.machine.ts';
 import { sessionPhaseMachineFrom } from '../../machines/session-phase.machine.ts';
@@ -54,3 +55,25 @@ describe('sessionMachine', () => {
   });
 });
 
+
+describe('sessionMachine reference data', () => {
+  it('loads the session reference once, with its state', async () => {
+    const reference = { markets: [], rings: [], assets: [] };
+    let loads = 0;
+    const session = createActor(
+      sessionMachine.provide({
+        actors: {
+          reference: referenceMachineWith(async () => {
+            loads += 1;
+            return reference;
+          }),
+        },
+      }),
+    ).start();
+    const actor = session.getSnapshot().context.reference;
+    await waitFor(actor, (snapshot) => snapshot.matches('ready'));
+    expect(actor.getSnapshot().context.data).toBe(reference);
+    expect(loads).toBe(1);
+    session.stop();
+  });
+});
