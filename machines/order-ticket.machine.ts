@@ -18,7 +18,8 @@
  * The client: a new order starts with the one given, else the client last used on this asset
  * (`clientMemory`, per user), else the user's only client. An accepted add is remembered.
  */
-import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assign, enqueueActions, fromPromise, setup, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { orderMargin, orderValue } from '../protocol/margin.ts';
 import { formatDecimal, isMultipleOf, MAX_WHOLE_DIGITS, parseDecimal } from '../protocol/decimal.ts';
 import type { ExecutionType, ValidityType, Way } from '../protocol/enums.ts';
 import type { Order } from '../protocol/market-data.ts';
@@ -45,6 +46,14 @@ export interface TicketAsset {
   /** Shown with price and quantity rules ('RON', 'MWh'). */
   currency?: string;
   unit?: string;
+  /** Share of an order's value blocked as margin, in basis points (the asset's marginBps); 0 or absent: none. */
+  marginBps?: number;
+}
+
+/** A client's available funds (amount units) as the exchange saw them; amount null: not checked or unknown. */
+export interface TicketFunds {
+  clientCode: string;
+  amount: number | null;
 }
 
 export interface OrderForm {
@@ -129,6 +138,8 @@ export interface OrderTicketContext {
   refusal: ClientError | null;
   clientCodes: readonly string[];
   clientMemory: ClientMemory | null;
+  /** The available funds of the client last looked up (add and modify); null until known. */
+  funds: TicketFunds | null;
 }
 
 const emptyForm: OrderForm = { way: '', price: '', qty: '', validityType: '', validity: '', executionType: 'normal', clientCode: '' };
@@ -302,6 +313,8 @@ export const orderTicketMachine = setup({
     submitOrder: fromPromise<unknown, OrderSubmission>(async () => {
       throw new Error('submitOrder actor not provided: use orderTicketMachine.provide()');
     }),
+    /** Funds are advice before sending (the server's check is the authority): by default not checked. */
+    loadFunds: fromPromise<TicketFunds, { clientCode: string }>(async ({ input }) => ({ clientCode: input.clientCode, amount: null })),
   },
   guards: {
     formInvalid: ({ context }) => Object.keys(validateOrderForm(context.mode, context.form, context.asset, context.order).errors).length > 0,
@@ -309,6 +322,15 @@ export const orderTicketMachine = setup({
     isAddMode: ({ context }) => context.mode === 'add',
   },
   actions: {
+    /** Looks up the funds of the form's client when it is not the one looked up last (one lookup at a time). */
+    checkFunds: enqueueActions(({ context, enqueue }) => {
+      const clientCode = context.form.clientCode.trim();
+      if ((context.mode !== 'add' && context.mode !== 'modify') || clientCode === '' || context.funds?.clientCode === clientCode) return;
+      enqueue.stopChild('funds');
+      enqueue.assign({ funds: { clientCode, amount: null } });
+      enqueue.spawnChild('loadFunds', { id: 'funds', input: { clientCode } });
+    }),
+    keepFunds: assign(({ context }, params: { funds: TicketFunds }) => (params.funds.clientCode === context.funds?.clientCode ? { funds: params.funds } : {})),
     updateForm: assign(({ context, event }) => {
       if (event.type !== 'CHANGE') return {};
       const form = { ...context.form, ...event.values };
@@ -374,16 +396,22 @@ export const orderTicketMachine = setup({
       refusal: null,
       clientCodes,
       clientMemory,
+      funds: null,
     };
   },
   initial: 'editing',
+  entry: 'checkFunds',
   on: {
     PERMISSIONS: { actions: 'updatePermissions' },
+    // The done event of the spawned lookup (not in the event union: spawned children's events are untyped).
+    'xstate.done.actor.funds': { actions: { type: 'keepFunds', params: ({ event }: { event: AnyEventObject }) => ({ funds: (event as unknown as { output: TicketFunds }).output }) } },
+    // A failed lookup shows no funds: the server's check at sending is the authority.
+    'xstate.error.actor.funds': {},
   },
   states: {
     editing: {
       on: {
-        CHANGE: { actions: 'updateForm' },
+        CHANGE: { actions: ['updateForm', 'checkFunds'] },
         SUBMIT: [
           { guard: 'formInvalid', actions: 'showValidationErrors' },
           { guard: 'phaseForbids', actions: 'showPhaseBlock' },
@@ -406,7 +434,7 @@ export const orderTicketMachine = setup({
     },
     refused: {
       on: {
-        CHANGE: { target: 'editing', actions: 'updateForm' },
+        CHANGE: { target: 'editing', actions: ['updateForm', 'checkFunds'] },
         RETRY: 'submitting',
       },
     },
@@ -416,8 +444,50 @@ export const orderTicketMachine = setup({
 export type OrderTicketSnapshot = SnapshotFrom<typeof orderTicketMachine>;
 
 /** The ticket with the real order calls (streams/api.ts createOrdersApi). */
-export function orderTicketMachineWithApi(api: OrdersApi) {
+export function orderTicketMachineWithApi(api: OrdersApi, fundsOf?: (clientCode: string, signal: AbortSignal) => Promise<number | null>) {
   return orderTicketMachine.provide({
-    actors: { submitOrder: fromPromise<unknown, OrderSubmission>(({ input, signal }) => api.submit(input, signal)) },
+    actors: {
+      submitOrder: fromPromise<unknown, OrderSubmission>(({ input, signal }) => api.submit(input, signal)),
+      ...(fundsOf
+        ? {
+            loadFunds: fromPromise<TicketFunds, { clientCode: string }>(async ({ input, signal }) => ({
+              clientCode: input.clientCode,
+              amount: await fundsOf(input.clientCode, signal).catch(() => null),
+            })),
+          }
+        : {}),
+    },
   });
+}
+
+/** The order's value and the margin it will block, exactly as the engine reckons them (amount units); null until price and quantity are valid. */
+export function orderAmounts(form: OrderForm, asset: TicketAsset): { value: number; margin: number } | null {
+  const price = parseDecimal(form.price, asset.priceDecimals);
+  const qty = parseDecimal(form.qty, asset.quantityDecimals);
+  if (!price.ok || !qty.ok || price.value <= 0 || qty.value <= 0) return null;
+  try {
+    const value = orderValue(price.value, qty.value, asset);
+    return { value, margin: orderMargin(value, asset.marginBps ?? 0) };
+  } catch {
+    return null;
+  }
+}
+
+export interface TicketMoney {
+  /** Value and margin of the order as filled in; null when price or quantity is not valid yet. */
+  amounts: { value: number; margin: number } | null;
+  /** The client's available funds; null while unknown or not checked. */
+  funds: number | null;
+  /** What the client lacks to cover the margin of a new order; null when nothing or unknown. */
+  shortfall: number | null;
+}
+
+/** The ticket's money: value, margin, the client's funds and the deposit the exchange would ask for. */
+export function selectMoney(snapshot: OrderTicketSnapshot): TicketMoney {
+  const { mode, form, asset, funds } = snapshot.context;
+  const editable = mode === 'add' || mode === 'modify';
+  const amounts = editable ? orderAmounts(form, asset) : null;
+  const available = editable && funds !== null && funds.clientCode === form.clientCode.trim() ? funds.amount : null;
+  const shortfall = mode === 'add' && amounts !== null && available !== null && amounts.margin > available ? amounts.margin - Math.max(0, available) : null;
+  return { amounts, funds: available, shortfall };
 }

@@ -4,15 +4,16 @@ import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 
 import { FormattedMessage, useIntl } from 'react-intl';
 import {
   orderTicketMachineWithApi,
+  selectMoney,
   type OrderForm,
   type OrderFormField,
   type OrderTicketMode,
   type TicketAsset,
+  type TicketMoney,
 } from '../../machines/order-ticket.machine.ts';
 import type { ClientMemory } from '../../machines/client-memory.ts';
 import type { PhasePermissions } from '../../machines/session-phase.machine.ts';
-import { parseDecimal } from '../../protocol/decimal.ts';
-import { AMOUNT_DECIMALS, orderMargin, orderValue } from '../../protocol/margin.ts';
+import { AMOUNT_DECIMALS } from '../../protocol/margin.ts';
 import { executionTypes, validityTypes, ways, type ExecutionType, type ValidityType, type Way } from '../../protocol/enums.ts';
 import type { Order } from '../../protocol/market-data.ts';
 import type { AssetSpecification, Market } from '../../protocol/reference.ts';
@@ -88,7 +89,12 @@ export function ticketAsset(asset: AssetSpecification): TicketAsset {
     maxQuantity: asset.maxQuantity,
     currency: asset.currency,
     unit: asset.unit,
+    marginBps: asset.marginBps,
   };
+}
+
+function sameMoney(a: TicketMoney, b: TicketMoney): boolean {
+  return a.funds === b.funds && a.shortfall === b.shortfall && a.amounts?.value === b.amounts?.value && a.amounts?.margin === b.amounts?.margin;
 }
 
 /** An ISO instant as the value of a datetime-local input (the browser's time zone). */
@@ -104,39 +110,10 @@ function carried(form: OrderForm): Partial<OrderForm> {
   return { way: form.way, clientCode: form.clientCode, validityType: form.validityType, executionType: form.executionType };
 }
 
-/** The client's available funds, fetched when the client code changes; null while unknown or not checked. */
-function useAvailableFunds(clientCode: string, fundsOf: NonNullable<OrderDialogProps['fundsOf']>): number | null {
-  const [funds, setFunds] = useState<{ clientCode: string; amount: number | null } | null>(null);
-  useEffect(() => {
-    if (!clientCode) return;
-    const controller = new AbortController();
-    fundsOf(clientCode, controller.signal).then(
-      (amount) => !controller.signal.aborted && setFunds({ clientCode, amount }),
-      // Funds are advice before sending; the server's check is the authority, so a failed read shows nothing.
-      () => !controller.signal.aborted && setFunds({ clientCode, amount: null }),
-    );
-    return () => controller.abort();
-  }, [clientCode, fundsOf]);
-  return funds?.clientCode === clientCode ? funds.amount : null;
-}
-
-/** The order's value and the margin it will block, exactly as the engine reckons them (amount units). */
-export function orderAmounts(form: OrderForm, asset: AssetSpecification): { value: number; margin: number } | null {
-  const price = parseDecimal(form.price, asset.priceDecimals);
-  const qty = parseDecimal(form.qty, asset.quantityDecimals);
-  if (!price.ok || !qty.ok || price.value <= 0 || qty.value <= 0) return null;
-  try {
-    const value = orderValue(price.value, qty.value, asset);
-    return { value, margin: orderMargin(value, asset.marginBps) };
-  } catch {
-    return null;
-  }
-}
-
 function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, keyPrefix, markets = [], assets = [], onAssetChange, fundsOf = fetchAvailableFunds, clientMemory = null }: OrderDialogProps & { request: OrderTicketRequest }) {
   const intl = useIntl();
   const idBase = useId();
-  const machine = useMemo(() => orderTicketMachineWithApi(api), [api]);
+  const machine = useMemo(() => orderTicketMachineWithApi(api, fundsOf), [api, fundsOf]);
   const actor = useActorRef(machine, {
     input: {
       mode: request.mode,
@@ -206,9 +183,7 @@ function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, k
   };
   const fieldClass = (field: OrderFormField) => (errorOf(field) ? 'field field-invalid' : 'field');
 
-  const amounts = editable ? orderAmounts(form, asset) : null;
-  const funds = useAvailableFunds(editable ? form.clientCode : '', fundsOf);
-  const shortfall = mode === 'add' && amounts !== null && funds !== null && amounts.margin > funds ? amounts.margin - Math.max(0, funds) : null;
+  const { amounts, funds, shortfall } = useSelector(actor, selectMoney, sameMoney);
   const problem = blocked ?? refusal;
   const order = request.order ?? null;
 

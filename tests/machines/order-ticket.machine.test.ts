@@ -7,6 +7,7 @@ import {
   initialClientCode,
   orderTicketMachine,
   orderTicketMachineWithApi,
+  selectMoney,
   validateOrderForm,
   validationKeys,
   type OrderForm,
@@ -67,6 +68,8 @@ describe('orderTicketMachine coverage', () => {
         ],
         'xstate.done.actor.submitOrder': [{ type: 'xstate.done.actor.submitOrder', output: { orderId: 'O9' } }],
         'xstate.error.actor.submitOrder': [{ type: 'xstate.error.actor.submitOrder', error: { code: 'ORDER_INSUFFICIENT_FUNDS', params: { amountToDeposit: '10.00', currency: 'RON' } } }],
+        'xstate.done.actor.funds': [{ type: 'xstate.done.actor.funds', output: { clientCode: 'C1', amount: 50_000 } }],
+        'xstate.error.actor.funds': [{ type: 'xstate.error.actor.funds', error: new Error('offline') }],
       } as never,
       // The idempotency key counts submissions: leave it out of the state identity.
       serializeState: (s) => {
@@ -350,5 +353,52 @@ describe('the default order calls', () => {
     expect(actor.getSnapshot().context.refusal).toEqual({ code: 'AUTH_TOKEN_EXPIRED', params: {} });
     expect(calls).toBe(0);
     actor.stop();
+  });
+});
+
+describe('funds and amounts', () => {
+  const money = { ...asset, priceDecimals: 2, quantityDecimals: 1, quantityStep: 1, minQuantity: 1, marginBps: 1_000 };
+
+  it("looks up the form's client's funds, follows a change of client, and says what a new order lacks", async () => {
+    const asked: string[] = [];
+    const funds: Record<string, number | null> = { C1: 10_000, C2: null };
+    const api = { submit: async () => wireOrder() };
+    const actor = createActor(
+      orderTicketMachineWithApi(api, async (clientCode) => {
+        asked.push(clientCode);
+        return funds[clientCode] ?? null;
+      }),
+      { input: { mode: 'add', asset: money, defaults: { ...validForm, price: '151.00', qty: '12.0', clientCode: 'C1' } } },
+    ).start();
+    await waitFor(actor, (snapshot) => selectMoney(snapshot).funds !== null);
+    // 151.00 x 12.0 = 1,812.00 RON; 10 % margin = 181.20 RON; C1 has 100.00 RON: 81.20 RON short.
+    expect(selectMoney(actor.getSnapshot())).toEqual({ amounts: { value: 181_200, margin: 18_120 }, funds: 10_000, shortfall: 8_120 });
+    actor.send({ type: 'CHANGE', values: { qty: '1.0' } });
+    expect(selectMoney(actor.getSnapshot())).toEqual({ amounts: { value: 15_100, margin: 1_510 }, funds: 10_000, shortfall: null });
+    actor.send({ type: 'CHANGE', values: { clientCode: 'C2' } });
+    // Another client: no funds shown until its own answer (unknown here), never the last client's.
+    expect(selectMoney(actor.getSnapshot()).funds).toBeNull();
+    await waitFor(actor, () => asked.length === 2);
+    expect(asked).toEqual(['C1', 'C2']);
+    actor.send({ type: 'CHANGE', values: { price: '152.00' } });
+    expect(asked).toEqual(['C1', 'C2']);
+    actor.stop();
+  });
+
+  it('shows no amounts for an invalid form, and no funds for a cancel', async () => {
+    const api = { submit: async () => wireOrder() };
+    let asked = 0;
+    const fundsOf = async () => {
+      asked += 1;
+      return 5;
+    };
+    const add = createActor(orderTicketMachineWithApi(api, fundsOf), { input: { mode: 'add', asset: money, defaults: { ...validForm, price: 'x' } } }).start();
+    expect(selectMoney(add.getSnapshot()).amounts).toBeNull();
+    const cancel = createActor(orderTicketMachineWithApi(api, fundsOf), { input: { mode: 'cancel', asset: money, order: wireOrder({ clientCode: 'C1' }) } }).start();
+    expect(selectMoney(cancel.getSnapshot())).toEqual({ amounts: null, funds: null, shortfall: null });
+    await waitFor(add, (snapshot) => selectMoney(snapshot).funds === 5);
+    expect(asked).toBe(1);
+    add.stop();
+    cancel.stop();
   });
 });
