@@ -77,7 +77,7 @@ export function TradingDeskProvider({ children }: { children: ReactNode }) {
     <DeskContext.Provider value={desk}>
       {reference.status === 'failed' && reference.error && (
         <div className="alert alert-error reference-alert" role="alert">
-          <FormattedMessage id="reference.loadFailed" values={{ reason: formatApiError(intl, reference.error) }} />{' '}
+          <FormattedMessage id="session.referenceFailed" values={{ reason: formatApiError(intl, reference.error) }} />{' '}
           <button type="button" className="button-link" onClick={reference.retry}>
             <FormattedMessage id="page.error.retry" />
           </button>

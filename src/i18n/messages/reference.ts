@@ -6,7 +6,6 @@ export const referenceEn = {
   'reference.assetType.month': 'Month',
   'reference.assetType.quarter': 'Quarter',
   'reference.assetType.year': 'Year',
-  'reference.loadFailed': 'Markets and assets could not be loaded ({reason}): new orders wait for them.',
 } as const satisfies Record<string, string>;
 
 export const referenceRo: Record<keyof typeof referenceEn, string> = {
@@ -16,5 +15,4 @@ export const referenceRo: Record<keyof typeof referenceEn, string> = {
   'reference.assetType.month': 'Lună',
   'reference.assetType.quarter': 'Trimestru',
   'reference.assetType.year': 'An',
-  'reference.loadFailed': 'Piețele și activele nu au putut fi încărcate ({reason}): ordinele noi le așteaptă.',
 };

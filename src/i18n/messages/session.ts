@@ -13,6 +13,7 @@ export const sessionEn = {
   'session.expiredBanner': 'Your session has expired. Orders cannot be placed, changed or cancelled until you sign in again.',
   'session.popOut': 'Open {asset} in its own window',
   'session.popOutTitle': '{asset}: order book',
+  'session.referenceFailed': 'Markets and assets could not be loaded ({reason}): new orders wait for them.',
 } as const satisfies Record<string, string>;
 
 export const sessionRo: Record<keyof typeof sessionEn, string> = {
@@ -29,4 +30,5 @@ export const sessionRo: Record<keyof typeof sessionEn, string> = {
   'session.expiredBanner': 'Sesiunea a expirat. Ordinele nu pot fi introduse, modificate sau anulate până când vă conectați din nou.',
   'session.popOut': 'Deschide {asset} într-o fereastră separată',
   'session.popOutTitle': '{asset}: registrul de ordine',
+  'session.referenceFailed': 'Piețele și activele nu au putut fi încărcate ({reason}): ordinele noi le așteaptă.',
 };
