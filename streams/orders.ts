@@ -2,11 +2,11 @@
  * The user's own orders from `/user/queue/orders`. Feeds that still send the older status set
  * (created, cancelled, total, partial, modified) are mapped onto the current one before parsing.
  */
-import { filter, scan, type Observable } from 'rxjs';
+import { filter, type Observable } from 'rxjs';
 import { z } from 'zod';
 import { destinations } from '../protocol/destinations.ts';
 import { legacyOrderStatusMap, orderStatuses, type LegacyOrderStatus, type OrderStatus } from '../protocol/enums.ts';
-import { orderUpdateSchema, type Order, type OrderUpdate } from '../protocol/market-data.ts';
+import { orderUpdateSchema, type OrderUpdate } from '../protocol/market-data.ts';
 import type { Connection } from './connection.ts';
 
 /** Current status for a current or legacy status name; null when it is neither. */
@@ -36,20 +36,4 @@ export function myOrders$(connection: Connection): Observable<OrderUpdate> {
 /** Updates of one order. */
 export function orderUpdates$(updates: Observable<OrderUpdate>, orderId: string): Observable<OrderUpdate> {
   return updates.pipe(filter((update) => update.order.orderId === orderId));
-}
-
-/**
- * Folds updates into the user's orders by id; an update older than the one kept (lower seq) is
- * ignored, so a late duplicate never rolls an order back.
- */
-export function foldOrders(updates: Observable<OrderUpdate>): Observable<ReadonlyMap<string, { seq: number; order: Order }>> {
-  return updates.pipe(
-    scan((orders, update) => {
-      const known = orders.get(update.order.orderId);
-      if (known && known.seq >= update.seq) return orders;
-      const next = new Map(orders);
-      next.set(update.order.orderId, { seq: update.seq, order: update.order });
-      return next;
-    }, new Map<string, { seq: number; order: Order }>() as ReadonlyMap<string, { seq: number; order: Order }>),
-  );
 }

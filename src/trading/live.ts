@@ -11,7 +11,7 @@ import { myOrdersMachine, selectOpenOrders, type MyOrdersSnapshot, type OpenOrde
 import { referenceMachine, selectAssets, selectMarkets } from '../../machines/reference.machine.ts';
 import type { AssetSpecification, Market } from '../../protocol/reference.ts';
 import type { ClientError } from '../../streams/api.ts';
-import type { MarketWatchRow, Order, OrderUpdate, OwnBest, SessionStats, Trade, Transaction } from '../../protocol/market-data.ts';
+import type { MarketWatchRow, Order, OwnBest, SessionStats, Trade, Transaction } from '../../protocol/market-data.ts';
 import { emptyBook, type BookView } from '../../streams/book.ts';
 import type { Connection } from '../../streams/connection.ts';
 import { sessionStreams, type SessionStreams } from '../../streams/session.ts';
@@ -20,15 +20,6 @@ import { useRealtime } from '../realtime/RealtimeProvider.tsx';
 /** The session streams of the connection (made by the realtime provider, with the order replies). */
 function streamsOf(connection: Connection): SessionStreams {
   return sessionStreams(connection);
-}
-
-/** Raw own order updates of the private queue (each subscriber sees the updates from then on). */
-export function sharedOrderUpdates(connection: Connection): Observable<OrderUpdate> {
-  return streamsOf(connection).orderQueue$;
-}
-
-export function sharedMyTrades(connection: Connection): Observable<Transaction> {
-  return streamsOf(connection).myTrades$;
 }
 
 const noTrades: readonly Transaction[] = [];

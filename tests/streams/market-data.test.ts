@@ -15,7 +15,7 @@ import {
   sessionStats$,
   trades$,
 } from '../../streams/market-data.ts';
-import { foldOrders, myOrders$, normalizeOrderStatus, orderUpdates$ } from '../../streams/orders.ts';
+import { myOrders$, normalizeOrderStatus, orderUpdates$ } from '../../streams/orders.ts';
 import { FakeStompServer, uniqueUrl } from './fake-stomp-server.ts';
 import { wireOrder } from '../helpers/wire-order.ts';
 
@@ -114,21 +114,6 @@ describe('typed streams', () => {
 });
 
 describe('folds', () => {
-  it('foldOrders keeps the newest update per order and ignores an older one', async () => {
-    const updates = new Subject<OrderUpdate>();
-    const result = firstValueFrom(foldOrders(updates).pipe(toArray()));
-    updates.next({ seq: 1, order: order() });
-    updates.next({ seq: 3, order: order({ status: 'tradedPartially' }) });
-    updates.next({ seq: 2, order: order({ status: 'modified' }) });
-    updates.next({ seq: 4, order: order({ orderId: 'O2' }) });
-    updates.complete();
-    const states = await result;
-    expect(states.at(-1)!.get('O1')).toMatchObject({ seq: 3, order: { status: 'tradedPartially' } });
-    expect(states.at(-1)!.size).toBe(2);
-    const only = firstValueFrom(orderUpdates$(updates, 'O2').pipe(toArray()));
-    await expect(only).resolves.toEqual([]);
-  });
-
   it('foldMarketWatch keeps one row per asset, sorted by asset id', async () => {
     const rows = new Subject<MarketWatchRow>();
     const result = firstValueFrom(foldMarketWatch(rows).pipe(toArray()));

@@ -7,7 +7,7 @@ import { debounceTime, EMPTY, merge, Observable, scan, startWith, switchMap } fr
 import type { LimitsResponse, PositionsResponse } from '../../../protocol/account.ts';
 import type { Connection } from '../../../streams/connection.ts';
 import { useRealtime } from '../../realtime/RealtimeProvider.tsx';
-import { sharedMyTrades, sharedOrderUpdates } from '../live.ts';
+import { sessionStreams } from '../../../streams/session.ts';
 import { fetchLimits, fetchPositions } from './account-api.ts';
 
 /** Quiet time after the last order or trade update before the figures are fetched again. */
@@ -68,7 +68,7 @@ export function debouncedRefresh$(sources: readonly Observable<unknown>[], debou
 /** Own order updates and own trades: the moments the figures may have changed. */
 export function accountRefresh$(connection: Connection | null, debounceMs = ACCOUNT_REFRESH_DEBOUNCE_MS): Observable<unknown> {
   if (!connection) return EMPTY;
-  return debouncedRefresh$([sharedOrderUpdates(connection), sharedMyTrades(connection)], debounceMs);
+  return debouncedRefresh$([sessionStreams(connection).orderQueue$, sessionStreams(connection).myTrades$], debounceMs);
 }
 
 export function loadAccountFigures(marketId: string | undefined, withPositions: boolean, signal: AbortSignal): Promise<AccountFigures> {

@@ -11,7 +11,7 @@ import { filter, map } from 'rxjs/operators';
 import type { Notification, Order, OrderUpdate, Transaction } from '../../../protocol/market-data.ts';
 import type { Connection } from '../../../streams/connection.ts';
 import { notifications$ } from '../../../streams/market-data.ts';
-import { sharedMyTrades, sharedOrderUpdates } from '../live.ts';
+import { sessionStreams } from '../../../streams/session.ts';
 
 export const notificationCategories = ['order', 'trade', 'phase', 'workflow', 'system'] as const;
 export type NotificationCategory = (typeof notificationCategories)[number];
@@ -304,7 +304,7 @@ const centers = new WeakMap<Connection, NotificationCenter>();
 export function notificationCenterFor(connection: Connection): NotificationCenter {
   let center = centers.get(connection);
   if (!center) {
-    center = createNotificationCenter({ orders: sharedOrderUpdates(connection), trades: sharedMyTrades(connection), notifications: notifications$(connection) });
+    center = createNotificationCenter({ orders: sessionStreams(connection).orderQueue$, trades: sessionStreams(connection).myTrades$, notifications: notifications$(connection) });
     centers.set(connection, center);
     center.start();
   }
