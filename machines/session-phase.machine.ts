@@ -1,19 +1,12 @@
 /**
  * Session phase of one market (or of one asset): unknown until the phase stream says, then opening,
  * trading, closing, suspended or closed, exactly as the server says. Which order actions the phase
- * allows are tags, matching the engine's rules:
- *
- * | phase     | place | modify | change price | cancel | suspend | activate |
- * |-----------|-------|--------|--------------|--------|---------|----------|
- * | opening   | yes   | yes    | yes          | yes    | yes     | yes      |  (no matching until trading)
- * | trading   | yes   | yes    | yes          | yes    | yes     | yes      |
- * | closing   | no    | yes    | no           | yes    | yes     | no       |
- * | suspended | no    | no     | no           | no     | no      | no       |
- * | closed    | no    | no     | no           | no     | no      | no       |
+ * allows are tags, read from the one table the engine also refuses by (protocol/phase-actions.ts).
  */
 import { EMPTY, filter, map, type Observable } from 'rxjs';
 import { assign, fromEventObservable, setup, type SnapshotFrom } from 'xstate';
 import type { SessionPhase } from '../protocol/enums.ts';
+import { allowedActions, phaseRefusalOf, type PhaseAction } from '../protocol/phase-actions.ts';
 import type { PhaseUpdate } from '../protocol/reference.ts';
 import type { ClientError } from '../streams/api.ts';
 import type { Connection } from '../streams/connection.ts';
@@ -70,6 +63,20 @@ export function phaseUpdateToEvent(update: PhaseUpdate): SessionPhaseEvent {
 
 const phaseUpdates = fromEventObservable<SessionPhaseEvent, SessionPhaseInput>(() => EMPTY);
 
+const tagOf: Record<PhaseAction, string> = {
+  place: 'canPlace',
+  placeImmediate: 'canPlaceImmediate',
+  modify: 'canModify',
+  changePrice: 'canChangePrice',
+  cancel: 'canCancel',
+  suspend: 'canSuspend',
+  activate: 'canActivate',
+  matching: 'matching',
+};
+
+/** The machine state of a phase: its tags are the actions protocol's table allows in it. */
+const phaseState = (phase: SessionPhase) => ({ tags: allowedActions(phase).map((action) => tagOf[action]) });
+
 const toPhase = (phase: SessionPhase) => ({
   guard: { type: 'isPhase' as const, params: { phase } },
   target: `.${phase}`,
@@ -99,11 +106,11 @@ export const sessionPhaseMachine = setup({
   },
   states: {
     unknown: {},
-    opening: { tags: ['canPlace', 'canModify', 'canChangePrice', 'canCancel', 'canSuspend', 'canActivate'] },
-    trading: { tags: ['canPlace', 'canModify', 'canChangePrice', 'canCancel', 'canSuspend', 'canActivate', 'matching'] },
-    closing: { tags: ['canModify', 'canCancel', 'canSuspend'] },
-    suspended: {},
-    closed: {},
+    opening: phaseState('opening'),
+    trading: phaseState('trading'),
+    closing: phaseState('closing'),
+    suspended: phaseState('suspended'),
+    closed: phaseState('closed'),
   },
 });
 
@@ -179,20 +186,5 @@ export type OrderAction = 'place' | 'modify' | 'cancel' | 'suspend' | 'activate'
 export function phaseRefusal(permissions: PhasePermissions | null, action: OrderAction, priceChange = false): ClientError | null {
   if (!permissions) return null;
   const phase = permissions.phase ?? 'closed';
-  if (phase === 'suspended') return { code: 'SESSION_SUSPENDED', params: {} };
-  const allowed =
-    action === 'place'
-      ? permissions.canPlace
-      : action === 'modify'
-        ? permissions.canModify
-        : action === 'cancel'
-          ? permissions.canCancel
-          : action === 'suspend'
-            ? permissions.canSuspend
-            : permissions.canActivate;
-  if (!allowed) return { code: 'SESSION_PHASE_FORBIDS', params: { phase } };
-  if (action === 'modify' && priceChange && !permissions.canChangePrice) {
-    return phase === 'closing' ? { code: 'SESSION_CLOSING_NO_PRICE_CHANGE', params: {} } : { code: 'SESSION_PHASE_FORBIDS', params: { phase } };
-  }
-  return null;
+  return phaseRefusalOf(phase, action) ?? (action === 'modify' && priceChange ? phaseRefusalOf(phase, 'changePrice') : null);
 }

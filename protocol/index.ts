@@ -7,5 +7,6 @@ export * from './reference.ts';
 export * from './market-data.ts';
 export * from './orders.ts';
 export * from './workspaces.ts';
+export * from './phase-actions.ts';
 export * from './account.ts';
 export * from './chat.ts';
