@@ -1,0 +1,27 @@
+// ESLint: syntax-level habits (no type information, so the whole lint stays fast on 2 cores).
+// `npm run lint` runs it with dependency-cruiser and knip; see docs/architecture.md "Habits that guard the shape".
+import { defineConfig } from 'eslint/config';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+export default defineConfig(
+  { ignores: ['dist/**', 'coverage/**', 'test-results/**', 'artefacts/**', 'data/**'] },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    // A disable comment that no longer suppresses anything is itself an error: they stay honest.
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+  },
+  {
+    // The few plain JavaScript files (configs, the PGlite worker) run in Node.
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    // The rules of hooks for the React app, and for streams/react.ts, the one hook outside src/.
+    files: ['src/**/*.{ts,tsx}', 'streams/react.ts'],
+    ...reactHooks.configs.flat.recommended,
+  },
+);
