@@ -6,7 +6,7 @@ import type { WebSocket, RawData } from 'ws';
 import { ExchangeError, isErrorCode, parseDestination, type ErrorCode } from '../../protocol/index.ts';
 import { encodeFrame, FrameError, FrameParser, HEARTBEAT, type HeaderList, type StompFrame } from './frame-codec.ts';
 import { privateKey, topicKey, type DeliveryTarget, type Subscription, type SubscriptionRegistry } from './subscriptions.ts';
-import type { Principal, StompGatewayOptions } from './stomp-gateway.ts';
+import type { Principal, ResolvedOptions } from './types.ts';
 
 export const SERVER_NAME = 'energy-exchange-gateway/0.1';
 const SUPPORTED_VERSION = '1.2';
@@ -14,9 +14,6 @@ const SUPPORTED_VERSION = '1.2';
 const MAX_QUEUED_FRAMES = 64;
 /** After an ERROR frame the peer gets this long to finish the close handshake. */
 const CLOSE_GRACE_MS = 1000;
-
-type OptionalHooks = 'onSubscribe' | 'onSend' | 'onSessionOpened' | 'onSessionClosed';
-export type ResolvedOptions = Required<Omit<StompGatewayOptions, OptionalHooks>> & Pick<StompGatewayOptions, OptionalHooks>;
 
 export interface ConnectionContext {
   options: ResolvedOptions;

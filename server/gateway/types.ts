@@ -1,0 +1,61 @@
+/**
+ * The gateway's shared types: what the server gives createStompGateway (options, the principal of a
+ * connection) and what it gets back. In their own file so connection.ts and stomp-gateway.ts both
+ * import them without importing each other.
+ */
+import type { Server } from 'node:http';
+import type { ParsedDestination } from '../../protocol/index.ts';
+
+export interface Principal {
+  userId: string;
+  username: string;
+  roles: string[];
+  clientCodes: string[];
+  marketIds: string[];
+}
+
+export interface StompGatewayOptions {
+  /** Upgrades on `path` are taken; on other paths the socket is destroyed (unless another upgrade listener is attached). */
+  server: Server;
+  /** Default '/session/ws'. */
+  path?: string;
+  /** Resolves the bearer token of CONNECT; throws ExchangeError AUTH_TOKEN_EXPIRED / AUTH_TOKEN_INVALID. */
+  authenticate(token: string): Promise<Principal>;
+  /** Topic access. Private `/user/queue/*` destinations are always the principal's own and skip this. */
+  authorize(principal: Principal, destination: ParsedDestination): boolean;
+  /** Called after a subscription is registered; `reply` sends to that one subscription (a snapshot). */
+  onSubscribe?(principal: Principal, destination: string, reply: (body: unknown, headers?: Record<string, string>) => void): void;
+  /** SEND to an application destination (`/app/...`); a thrown ExchangeError becomes an ERROR frame, then close. */
+  onSend?(principal: Principal, destination: string, body: string, headers: Record<string, string>): Promise<void> | void;
+  /** A connection was authenticated (CONNECTED sent): presence. Exceptions are ignored. */
+  onSessionOpened?(principal: Principal, sessionId: string): void;
+  /** An authenticated connection ended (DISCONNECT, refusal, drop, socket close, shutdown); once per opened session. */
+  onSessionClosed?(principal: Principal, sessionId: string): void;
+  /** Heart-beat the server offers both ways, ms. Default 10000; 0 disables heart-beating. */
+  heartbeatMs?: number;
+  /** A socket without a successful CONNECT is closed after this, ms. Default 5000. */
+  connectTimeoutMs?: number;
+  /** Largest client frame, bytes. Default 64 KiB. */
+  maxFrameBytes?: number;
+  /** Most headers in a client frame. Default 32. */
+  maxHeaders?: number;
+  /** Per-connection outbound buffer; beyond it the connection is dropped (slow consumer). Default 4 MiB. */
+  maxBufferedBytes?: number;
+}
+
+export interface StompGateway {
+  /** To every subscriber of a topic. The body is JSON-serialised once; frame bytes are built once per subscription id. */
+  publish(destination: string, body: unknown, headers?: Record<string, string>): void;
+  /** To the private queue `destination` of every connection of `userId` subscribed to it. */
+  sendToUser(userId: string, destination: string, body: unknown): void;
+  /** Subscriptions to `destination` (for a private queue: across all users). */
+  subscriberCount(destination: string): number;
+  /** Open WebSocket connections, authenticated or not. */
+  connectionCount(): number;
+  /** Stops taking upgrades and closes every connection (code 1001). */
+  close(): Promise<void>;
+}
+
+type OptionalHooks = 'onSubscribe' | 'onSend' | 'onSessionOpened' | 'onSessionClosed';
+/** The options with their defaults filled in; the hooks stay optional. */
+export type ResolvedOptions = Required<Omit<StompGatewayOptions, OptionalHooks>> & Pick<StompGatewayOptions, OptionalHooks>;
