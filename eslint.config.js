@@ -24,4 +24,14 @@ export default defineConfig(
     files: ['src/**/*.{ts,tsx}', 'streams/react.ts'],
     ...reactHooks.configs.flat.recommended,
   },
+  {
+    rules: {
+      // The code's convention: a `_` name is unused on purpose (a callback's leading arguments, a
+      // field taken out of an object with ...rest, `for (const _ of text)` counting code points).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+    },
+  },
 );

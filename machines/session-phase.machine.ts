@@ -42,7 +42,6 @@ export interface SessionPhaseContext {
 }
 
 export const orderActionTags = ['canPlace', 'canModify', 'canChangePrice', 'canCancel', 'canSuspend', 'canActivate'] as const;
-export type OrderActionTag = (typeof orderActionTags)[number];
 
 /**
  * Does an update concern this machine. A market machine takes its market's own updates. An asset

@@ -6,7 +6,7 @@
  * view after that. The app (src/realtime/RealtimeProvider.tsx) and the recorded-session replays
  * (tests/streams/session-stack.ts) run this same composition on the same session streams.
  */
-import { assign, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { assign, setup, type ActorRefFrom } from 'xstate';
 import type { Connection } from '../streams/connection.ts';
 import type { SessionStreams } from '../streams/session.ts';
 import { connectionMachine, connectionMachineFor } from './connection.machine.ts';
@@ -79,7 +79,6 @@ export function sessionMachineFor(connection: Connection, streams: SessionStream
   });
 }
 
-export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 export type SessionActorRef = ActorRefFrom<typeof sessionMachine>;
 
 /** The phase actor of a market or asset, spawned on first use. */

@@ -217,6 +217,3 @@ export class ExchangeError<C extends ErrorCode = ErrorCode> extends Error {
   }
 }
 
-export function fail<C extends ErrorCode>(code: C, ...rest: ParamNames<C> extends never ? [] : [ErrorParams<C>]): never {
-  throw new ExchangeError(apiError(code, ...rest));
-}

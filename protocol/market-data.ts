@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { assetActivityTypes, executionTypes, orderStatuses, sessionPhases, validityTypes, ways } from './enums.ts';
+import { assetActivityTypes, executionTypes, orderStatuses, validityTypes, ways } from './enums.ts';
 
 /**
  * STOMP payloads. Prices and quantities are integers in the asset's minor units; timestamps ISO UTC.
@@ -153,8 +153,6 @@ export const assetActivitySchema = z.strictObject({
   at: isoTime,
 });
 export type AssetActivity = z.infer<typeof assetActivitySchema>;
-
-export const assetPhaseSchema = z.strictObject({ assetId: z.string(), phase: z.enum(sessionPhases) });
 
 export const notificationSchema = z.strictObject({
   id: z.string(),

@@ -723,7 +723,3 @@ export function createConnectionHub(options: { releaseDelayMs?: number } = {}): 
 
 /** The process-wide hub the app uses (module-level singleton). */
 export const connectionHub: ConnectionHub = createConnectionHub();
-
-export function acquireConnection(key: string, create: () => Connection): ConnectionLease {
-  return connectionHub.acquire(key, create);
-}

@@ -34,11 +34,6 @@ export function ownBest$(connection: Connection): Observable<OwnBest> {
   return connection.watch$(destinations.myMarketWatch, ownBestSchema);
 }
 
-export interface MarketWatchEntry extends MarketWatchRow {
-  ownBestBid: number | null;
-  ownBestAsk: number | null;
-}
-
 /** Folds rows into a table keyed by asset, sorted by asset id; the latest row of an asset wins. */
 export function foldMarketWatch(rows: Observable<MarketWatchRow>): Observable<readonly MarketWatchRow[]> {
   return rows.pipe(

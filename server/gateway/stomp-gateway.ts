@@ -6,12 +6,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { ParsedDestination } from '../../protocol/index.ts';
 import { Connection, encodeMessage, jsonBody } from './connection.ts';
 import { privateKey, topicKey, SubscriptionRegistry } from './subscriptions.ts';
 import type { ResolvedOptions, StompGateway, StompGatewayOptions } from './types.ts';
 
-export type { ParsedDestination };
 export type { Principal, StompGateway, StompGatewayOptions } from './types.ts';
 
 export const STOMP_SUBPROTOCOL = 'v12.stomp';

@@ -2,7 +2,6 @@ import type { Locale } from '../../protocol/enums.ts';
 
 /** SPEC §2 and §9: Romanian by default with no URL prefix, English under /en; cookie kept 365 days. */
 export const DEFAULT_LOCALE: Locale = 'ro';
-export const FALLBACK_LOCALE: Locale = 'en';
 export const BASE_PATH = '/session';
 export const LOCALE_COOKIE = 'locale';
 export const LOCALE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;

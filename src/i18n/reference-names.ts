@@ -18,7 +18,6 @@ export function localNameIn(intl: IntlShape, entity: { name: string; names?: Loc
 
 /** Asset types the app has labels for; another code is shown as it is. */
 export const assetTypes = ['hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
-export type AssetType = (typeof assetTypes)[number];
 
 /** The message key of a known asset type ("day" -> 'reference.assetType.day'), or null for a code without a label. */
 export function assetTypeLabelKey(type: string): MessageKey | null {

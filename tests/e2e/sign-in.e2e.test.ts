@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoUser, startTestServer, type TestServer } from '../helpers/test-server.ts';
+import { demoUser, type TestServer } from '../helpers/test-server.ts';
 import { fillLogin, newPage, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
 import { screenshot } from './browser.ts';
 

@@ -7,7 +7,6 @@ import { orderActions, orderLifecycleMachine, orderLifecycleMachineFrom, type Or
 import { coverMachine } from './coverage.ts';
 import { wireOrder } from '../helpers/wire-order.ts';
 
-const at = '2026-01-01T09:00:00.000Z';
 const order = wireOrder;
 const legacy = (status: string, overrides: Partial<Order> = {}): OrderLike => ({ ...order(overrides), status });
 

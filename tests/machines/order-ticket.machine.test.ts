@@ -21,7 +21,6 @@ import { coverMachine } from './coverage.ts';
 import { wireOrder } from '../helpers/wire-order.ts';
 
 const asset: TicketAsset = { assetId: 'A1', priceDecimals: 2, quantityDecimals: 3, priceStep: 5, quantityStep: 1_000, minQuantity: 1_000, maxQuantity: 500_000, currency: 'RON', unit: 'MWh' };
-const at = '2026-01-01T09:00:00.000Z';
 const validForm: OrderForm = { way: 'bid', price: '123.45', qty: '10', validityType: 'day', validity: '', executionType: 'normal', clientCode: 'C1' };
 
 const all = (phase: PhasePermissions['phase'], allowed: boolean): PhasePermissions => ({

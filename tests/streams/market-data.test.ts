@@ -2,7 +2,7 @@
 import { Subject, firstValueFrom, toArray } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { destinations } from '../../protocol/destinations.ts';
-import type { MarketWatchRow, Order, OrderUpdate } from '../../protocol/market-data.ts';
+import type { MarketWatchRow, OrderUpdate } from '../../protocol/market-data.ts';
 import { createConnection, type Connection, type StreamError } from '../../streams/connection.ts';
 import {
   assetActivity$,
@@ -15,7 +15,7 @@ import {
   sessionStats$,
   trades$,
 } from '../../streams/market-data.ts';
-import { myOrders$, normalizeOrderStatus, orderUpdates$ } from '../../streams/orders.ts';
+import { myOrders$, normalizeOrderStatus } from '../../streams/orders.ts';
 import { FakeStompServer, uniqueUrl } from './fake-stomp-server.ts';
 import { wireOrder } from '../helpers/wire-order.ts';
 

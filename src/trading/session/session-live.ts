@@ -5,8 +5,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { z } from 'zod';
-import { distinctUntilChanged, filter, map, scan, shareReplay, startWith, type Observable } from 'rxjs';
-import type { SessionPhase } from '../../../protocol/enums.ts';
+import { distinctUntilChanged, map, scan, shareReplay, startWith, type Observable } from 'rxjs';
 import { transactionSchema, type AssetActivity, type Transaction } from '../../../protocol/market-data.ts';
 import type { PhaseUpdate } from '../../../protocol/reference.ts';
 import type { Connection } from '../../../streams/connection.ts';
@@ -32,7 +31,7 @@ const replayLatest = <T>() => shareReplay<T>({ bufferSize: 1, refCount: true });
 // --- Phases ------------------------------------------------------------------------------------
 
 // The fold of a market's phases lives with the session streams; these names stay for the widgets.
-export { assetPhase, foldMarketSession, marketSessionFrom, type MarketSession } from '../../../streams/session.ts';
+export { assetPhase, foldMarketSession, type MarketSession } from '../../../streams/session.ts';
 
 export function sharedMarketSession(connection: Connection, marketId: string): Observable<MarketSession | null> {
   return sessionStreams(connection).marketSession$(marketId);

@@ -154,7 +154,7 @@ describe('login history and preferences', () => {
       body: JSON.stringify({ language: 'fr', theme: 'dark', notifications: false, soundNotifications: true }),
     });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as any).error).toMatchObject({ code: 'REQUEST_INVALID', params: { field: 'language' } });
+    expect(((await bad.json()) as { error: unknown }).error).toMatchObject({ code: 'REQUEST_INVALID', params: { field: 'language' } });
   });
 });
 
@@ -170,7 +170,7 @@ describe('bad input', () => {
     expect(huge).toMatchObject({ status: 413, body: { error: { code: 'REQUEST_BODY_TOO_LARGE' } } });
     const notJson = await fetch(`${t.api}/login`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: '<a/>' });
     expect(notJson.status).toBe(415);
-    expect(((await notJson.json()) as any).error.code).toBe('REQUEST_UNSUPPORTED_MEDIA_TYPE');
+    expect(((await notJson.json()) as { error: { code: string } }).error.code).toBe('REQUEST_UNSUPPORTED_MEDIA_TYPE');
     const noBody = await fetch(`${t.api}/login`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect(noBody.status).toBe(400);
     const unknownRoute = await t.get('/nope');
