@@ -159,7 +159,7 @@ function defaultWebSocketFactory(url: string, protocols: string[]): IStompSocket
   return new WebSocket(url, protocols) as unknown as IStompSocket;
 }
 
-type EventHandler = ((event: any) => any) | null | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+type EventHandler = ((event: any) => any) | null | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any -- the handler type of @stomp/stompjs's IStompSocket
 
 interface SocketHooks {
   inbound(socket: TappedSocket, data: unknown): void;

@@ -15,10 +15,10 @@ export function useConnection(key: string, create: () => Connection, hub: Connec
   const [connection, setConnection] = useState<Connection | null>(() => hub.peek(key) ?? null);
   useEffect(() => {
     const lease = hub.acquire(key, create);
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the lease is taken in the effect (StrictMode-safe), so its connection reaches render from here
     setConnection(lease.connection);
     return () => lease.release();
-    // `create` is deliberately not a dependency: a new closure per render must not reconnect.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- not `create`: a new closure per render must not reconnect
   }, [key, hub]);
   return connection;
 }

@@ -49,7 +49,7 @@ class SendRefusal extends Error {
 
 /** Line ends as \n; other control characters (NUL cannot be stored) removed. */
 export function normalizeChatText(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point: they are removed
   return text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, '');
 }
 

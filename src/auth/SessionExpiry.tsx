@@ -19,6 +19,7 @@ function useRemaining(expiresAt: number | null, active: boolean): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!active) return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- a clock that starts again reads the time at once, not a second later
     setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
@@ -77,6 +78,7 @@ export function SessionRenewalDialog() {
 
   useEffect(() => {
     if (open) return;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- however the dialog closed (here, the chip, a renewal elsewhere), it opens empty next time
     setPassword('');
     setCode('');
     setError(null);

@@ -53,8 +53,10 @@ export function MainNav({ items }: { items: readonly NavItem[] }) {
   }, [items, locale]);
 
   // A page change or a wider header closes the menu.
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- closing is what a page change does to the menu
   useEffect(() => setOpen(false), [pathname]);
   useEffect(() => {
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- once every link fits, the menu closes and stays closed
     if (fit >= items.length) setOpen(false);
   }, [fit, items.length]);
   useEffect(() => {

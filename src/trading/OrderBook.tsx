@@ -53,6 +53,7 @@ function useChangeTimes(levels: readonly BookLevel[]): ReadonlyMap<number, numbe
   const [expiries, setExpired] = useState(0);
   let current = tracked;
   if (tracked.levels !== levels) {
+    // eslint-disable-next-line react-hooks/purity -- the time of the render that brings new levels is the time they changed (see above)
     const now = Date.now();
     const at = new Map<number, number>();
     for (const [price, time] of tracked.at) if (now - time < CHANGE_HIGHLIGHT_MS) at.set(price, time);
@@ -273,6 +274,7 @@ function useInView(ref: RefObject<HTMLElement | null>): boolean {
  * moving every frame cost a React render each even where nobody can see them; a book scrolling into
  * view is drawn from the live book (the observer's margin lets that happen before it shows).
  */
+/* eslint-disable react-hooks/refs -- the book last drawn is read in render on purpose: keeping it in state would cost the render this hook saves */
 function useDrawnBook(book: BookView, inView: boolean): BookView {
   const drawn = useRef(book);
   const refreshDue = useRef(false);
@@ -301,6 +303,7 @@ function useDrawnBook(book: BookView, inView: boolean): BookView {
   );
   return shown;
 }
+/* eslint-enable react-hooks/refs */
 
 /** Seconds since the book's last applied change, or null when it never had one. */
 export function bookAgeSeconds(book: BookView, now: number): number | null {

@@ -72,26 +72,26 @@ export function TransactionsTable({ rows, assets, label, loading }: Transactions
 export function TransactionsPanel({ assets, assetId, initialScope = 'mine' }: { assets: readonly AssetSpecification[]; assetId?: string; initialScope?: TransactionScope }) {
   const intl = useIntl();
   const [scope, setScope] = useState<TransactionScope>(initialScope);
-  const [fetched, setFetched] = useState<{ scope: TransactionScope; items: TransactionRow[] } | null>(null);
+  // The server's list and what it was fetched for: a list for another scope or asset counts as still loading.
+  const [fetched, setFetched] = useState<{ scope: TransactionScope; assetId: string | undefined; items: TransactionRow[] } | null>(null);
   // Both live lists stay subscribed whichever scope is shown, so switching loses nothing.
   const mine = useMyTradesList();
   const publicTrades = useTradesList(assetId);
 
   useEffect(() => {
     const controller = new AbortController();
-    setFetched(null);
     fetchTransactions(scope, assetId, controller.signal)
-      .then((items) => setFetched({ scope, items }))
-      .catch(() => !controller.signal.aborted && setFetched({ scope, items: [] }));
+      .then((items) => setFetched({ scope, assetId, items }))
+      .catch(() => !controller.signal.aborted && setFetched({ scope, assetId, items: [] }));
     return () => controller.abort();
   }, [scope, assetId]);
 
   const rows = useMemo(() => {
     const ownLive = mine.filter((t) => assetId === undefined || t.assetId === assetId);
     const live: TransactionRow[] = scope === 'mine' ? ownLive : assetId ? [...publicTrades, ...ownLive] : ownLive;
-    return mergeTransactions(fetched?.scope === scope ? fetched.items : [], live);
+    return mergeTransactions(fetched?.scope === scope && fetched.assetId === assetId ? fetched.items : [], live);
   }, [fetched, scope, mine, publicTrades, assetId]);
-  const loading = fetched?.scope !== scope;
+  const loading = fetched?.scope !== scope || fetched.assetId !== assetId;
 
   const label = intl.formatMessage({ id: 'transactions.title' });
   const scopes = ['mine', 'all'] as const;

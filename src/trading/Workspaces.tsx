@@ -268,6 +268,7 @@ export function Workspaces({ reference, variant, fallback, api = serverWorkspace
     if (!waiting.current || busy) return;
     waiting.current = false;
     if (!snapshot.context.error) {
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- the editor closes when the machine has finished the save it waited for
       setEditing(null);
       setShowAll(false);
     }

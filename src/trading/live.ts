@@ -42,7 +42,7 @@ export function useLive<T>(make: (connection: Connection) => Observable<T>, deps
     if (!connection) return undefined;
     const subscription = make(connection).subscribe(setValue);
     return () => subscription.unsubscribe();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `deps` is the caller's dependency list for `make`, passed on like useEffect's own
   }, [connection, ...deps]);
   return value;
 }
@@ -71,7 +71,7 @@ function liveStore<T>(source: Observable<T> | null, initial: T): { subscribe(onC
 export function useLiveSync<T>(make: (connection: Connection) => Observable<T>, deps: readonly unknown[], initial: T): T {
   const realtime = useRealtime();
   const connection = realtime?.connection ?? null;
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // eslint-disable-next-line react-hooks/exhaustive-deps, react-hooks/use-memo -- `deps` is the caller's list for `make` (as in useLive); `initial` only counts before the first value
   const store = useMemo(() => liveStore(connection ? make(connection) : null, initial), [connection, ...deps]);
   return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
 }
@@ -188,6 +188,7 @@ export function useNow(active: boolean, ms = 1000): number {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (!active) return undefined;
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- a clock that starts again reads the time at once, not `ms` later
     setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), ms);
     return () => clearInterval(timer);

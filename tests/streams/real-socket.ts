@@ -11,7 +11,7 @@ import type { IStompSocket } from '@stomp/stompjs';
 import { WebSocket } from 'ws';
 import type { WebSocketFactory } from '../../streams/connection.ts';
 
-type Handler = ((event: any) => any) | null | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Handler = ((event: any) => any) | null | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any -- the handler type of @stomp/stompjs's IStompSocket
 
 /** A ws WebSocket seen through the IStompSocket interface, with an inbound filter. */
 export class RealSocket implements IStompSocket {

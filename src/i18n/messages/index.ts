@@ -16,7 +16,7 @@ export function messagesFor(locale: Locale): Record<MessageKey, string> {
 
 declare global {
   // Makes react-intl's `id` a MessageKey everywhere: a typo in a literal id fails `tsc`.
-  // eslint-disable-next-line @typescript-eslint/no-namespace
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- augments react-intl's global FormatjsIntl namespace: only a namespace merges with it
   namespace FormatjsIntl {
     interface Message {
       ids: MessageKey;

@@ -30,6 +30,7 @@ function PreferencesForm({ initial }: { initial: Preferences }) {
   const [saving, setSaving] = useState(false);
 
   // The header's mute switch saves the same preference: the form follows it rather than save it back.
+  // eslint-disable-next-line react-hooks/set-state-in-effect -- the form's own edits live in `values`; only this field follows the saved preference
   useEffect(() => setValues((current) => (current.notifications === initial.notifications ? current : { ...current, notifications: initial.notifications })), [initial.notifications]);
 
   const set = <K extends keyof Preferences>(key: K, value: Preferences[K]) => {

@@ -75,7 +75,7 @@ export function ChatConversationView({ actor, partnerId }: { actor: ChatActor; p
   const atBottom = useRef(true);
   useLayoutEffect(() => {
     if (rows.length > 0 && atBottom.current) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when a row is added at the end: `rows` and the virtualizer are new every render
   }, [lastKey, rows.length > 0]);
   // Older messages were prepended: keep the row that was first in view.
   const previousFirst = useRef(firstKey);
@@ -85,7 +85,7 @@ export function ChatConversationView({ actor, partnerId }: { actor: ChatActor; p
     if (before === undefined || before === firstKey || atBottom.current) return;
     const index = rows.findIndex((row) => row.key === before);
     if (index > 0) virtualizer.scrollToIndex(index, { align: 'start' });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when older rows were prepended: `rows` and the virtualizer are new every render
   }, [firstKey]);
 
   return (

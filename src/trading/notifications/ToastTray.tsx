@@ -1,9 +1,9 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useUser } from '../../auth/use-auth.ts';
 import { useRealtime } from '../../realtime/RealtimeProvider.tsx';
 import { describeEntry, type Reference } from './describe.ts';
-import { notificationCenterFor, type NotificationCenter } from './notification-center.ts';
+import { notificationCenterFor, type EntryChange, type NotificationCenter } from './notification-center.ts';
 import { useCenterState, useReference } from './NotificationBell.tsx';
 import { emptyTray, expireToasts, nextDeadline, removeToasts, showToast, type TrayState } from './toast-tray.ts';
 
@@ -53,34 +53,35 @@ export function ToastTrayView({ center, sound, reference: given, now = Date.now,
   const reference = useReference(given);
   const state = useCenterState(center);
   const [tray, setTray] = useState<TrayState>(emptyTray);
-  const trayRef = useRef(tray);
-  trayRef.current = tray;
-  const soundRef = useRef({ sound, onBeep, now });
-  soundRef.current = { sound, onBeep, now };
+  // Effect events: they see the latest tray, sound setting and clock without re-subscribing.
+  const clock = useEffectEvent(() => now());
+  const onChange = useEffectEvent(({ type, entry }: EntryChange) => {
+    if (!entry.toast || entry.read) return;
+    const known = tray.visible.some((slot) => slot.key === entry.key) || tray.waiting.some((slot) => slot.key === entry.key);
+    const toast = entry.toast;
+    const at = now();
+    setTray((current) => showToast(current, entry.key, toast, at));
+    // One beep per toast, not one per fact grouped into it.
+    if (sound && !known && type !== 'grown') onBeep();
+  });
 
   useEffect(() => {
-    const subscription = center.changes$.subscribe(({ type, entry }) => {
-      if (!entry.toast || entry.read) return;
-      const { now: clock, sound: beeps, onBeep: play } = soundRef.current;
-      const known = trayRef.current.visible.some((slot) => slot.key === entry.key) || trayRef.current.waiting.some((slot) => slot.key === entry.key);
-      const toast = entry.toast;
-      setTray((current) => showToast(current, entry.key, toast, clock()));
-      // One beep per toast, not one per fact grouped into it.
-      if (beeps && !known && type !== 'grown') play();
-    });
+    const subscription = center.changes$.subscribe(onChange);
     return () => subscription.unsubscribe();
   }, [center]);
 
   // Read (here, in the bell's list, or all at once) or gone from the list: the toast leaves.
   useEffect(() => {
     const unread = new Set(state.entries.filter((entry) => !entry.read).map((entry) => entry.key));
-    setTray((current) => removeToasts(current, (key) => !unread.has(key), soundRef.current.now()));
+    const at = clock();
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- the tray follows the centre's list, which is also read elsewhere (the bell, 'mark all read')
+    setTray((current) => removeToasts(current, (key) => !unread.has(key), at));
   }, [state]);
 
   useEffect(() => {
     const deadline = nextDeadline(tray);
     if (deadline === null) return undefined;
-    const timer = setTimeout(() => setTray((current) => expireToasts(current, soundRef.current.now())), Math.max(0, deadline - now()));
+    const timer = setTimeout(() => setTray((current) => expireToasts(current, clock())), Math.max(0, deadline - now()));
     return () => clearTimeout(timer);
   }, [tray, now]);
 

@@ -94,14 +94,11 @@ export function useIsPast(until: string | null, clock: Observable<number> = cloc
   const end = until === null ? NaN : Date.parse(until);
   const [past, setPast] = useState(() => Number.isFinite(end) && Date.now() >= end);
   useEffect(() => {
-    if (!Number.isFinite(end)) {
-      setPast(false);
-      return undefined;
-    }
+    if (!Number.isFinite(end)) return undefined;
     const subscription = clock.pipe(map((now) => now >= end), distinctUntilChanged()).subscribe(setPast);
     return () => subscription.unsubscribe();
   }, [end, clock]);
-  return past;
+  return Number.isFinite(end) && past;
 }
 
 // --- Own trades ----------------------------------------------------------------------------------
