@@ -16,7 +16,6 @@ import { createHash } from 'node:crypto';
 import type { OrderBook } from 'nodejs-order-book';
 import { Engine } from '../server/engine/engine.ts';
 import type { EngineCommand } from '../server/engine/types.ts';
-import { validateInternalState } from '../server/engine/validate.ts';
 import { ASSET, buildCommands, buildReference, configure, runReference } from './engine-setup.ts';
 import { OP_CANCEL, OP_LIMIT, OP_MARKET, generateStream, type EngineStream } from './engine-stream.ts';
 
@@ -122,7 +121,7 @@ function main(): void {
   const ourHash = ourDepth(ours.engine);
   const refHash = referenceDepth(reference.book);
   const latencyHash = ourDepth(latency.engine);
-  const problems = validateInternalState(ours.engine);
+  const problems = ours.engine.validateInternalState();
   const sameState = ours.engine.stateHash() === latency.engine.stateHash() && ours.engine.stateHash() === otherLatency.engine.stateHash();
 
   const opsPerSec = Math.round(OPS / (ours.ms / 1000));

@@ -2,164 +2,28 @@
  * The order book of one asset: two sides, each a sorted array of price levels with the best level at
  * the END of the array (bids ascending, asks descending), so the best level is read, and removed when
  * it empties, in O(1). Each level holds its orders in an intrusive doubly linked FIFO list; the engine
- * keeps a Map<orderId, OrderState> for lookups. Everything is plain integer arithmetic.
+ * keeps its own index of orders by id. Everything is plain integer arithmetic.
+ *
+ * Generic over the resting order type so that the book knows only the links it walks (the engine's
+ * OrderState, in state.ts, points back to its client records: no import from here to there).
  */
-import type { ExecutionType, OrderStatus, ValidityType, Way } from '../../protocol/enums.ts';
-import type { OrderFields, ProductInfo } from './events.ts';
-import type { AssetState, ClientState, ResolvedRules } from './state.ts';
+import { ASK, BID, type SideIndex } from './sides.ts';
 
-export const BID = 0;
-export const ASK = 1;
-export type SideIndex = 0 | 1;
-
-/** Per client and asset: open aggregates and the client's resting orders per side (intrusive list). */
-export class ClientAssetState {
-  readonly clientCode: string;
-  readonly assetId: string;
-  /** The asset (its state object lives as long as the engine), so order commands need no lookup by id. */
-  readonly asset: AssetState;
-  readonly client: ClientState;
-  /** Rules of this client on this asset, resolved from both configurations (see state.ts). */
-  readonly rules: ResolvedRules;
-  /** Open (offered) quantity of resting orders per side. */
-  openQty: [number, number] = [0, 0];
-  openCount: [number, number] = [0, 0];
-  /** Heads of the client's resting orders per side (linked through cPrev / cNext). */
-  heads: [OrderState | null, OrderState | null] = [null, null];
-  /** Traded this session per side, and traded value (price × qty) for the average price. */
-  tradedQty: [number, number] = [0, 0];
-  tradedValue = 0;
-  tradedTotalQty = 0;
-  /** This session's traded value and trade margin in amount units (the client's share on this asset). */
-  tradedAmount = 0;
-  tradesMargin = 0;
-  constructor(client: ClientState, asset: AssetState, rules: ResolvedRules) {
-    this.clientCode = client.clientCode;
-    this.client = client;
-    this.asset = asset;
-    this.assetId = asset.assetId;
-    this.rules = rules;
-  }
+/** What the book needs of an order: its price, its open quantity and its links. */
+export interface Resting<O extends Resting<O>> {
+  price: number;
+  remaining: number;
+  level: Level<O> | null;
+  prev: O | null;
+  next: O | null;
 }
 
-/**
- * The mutable part of an order inside the engine. Instances are pooled and reused (`init` resets
- * every field), so nothing outside the engine keeps one: events hold the header and copies.
- */
-export class OrderState implements OrderFields {
-  id = 0;
-  assetId = '';
-  /** Per-asset constants at creation (market, session date, product factors). */
-  product!: ProductInfo;
-  clientCode = '';
-  brokerId: string | null = null;
-  way: Way = 'bid';
-  side: SideIndex = BID;
-  /** Limit price (a market order holds its internal limit: any price). */
-  price = 0;
-  /** Open quantity (offered). */
-  remaining = 0;
-  tradedQty = 0;
-  tradedValue = 0;
-  /** Quantity when created (balancing-group decrease cap). */
-  originalQty = 0;
-  executionType: ExecutionType = 'normal';
-  validityType: ValidityType = 'day';
-  validity: number | null = null;
-  expiresAt: number | null = null;
-  createdAt = 0;
-  lastModifiedAt = 0;
-  status: OrderStatus = 'created';
-  suspended = false;
-  /** In the book (false while suspended or once finished). */
-  resting = false;
-  /** In the engine's live map (resting or suspended). */
-  live = false;
-  /** Time priority sequence. */
-  priority = 0;
-  balancingGroupId: string | null = null;
-  initiator = false;
-  /** A market order (IOC / FOK without a limit). */
-  market = false;
-  /** Power per settlement interval as entered, or null (derived from qty). */
-  powerPerInterval: number | null = null;
-  /** Margin and exposure this order reserves on its client (amount units). */
-  reservedMargin = 0;
-  reservedValue = 0;
-  reservedContracts = 0;
-  // intrusive links
-  level: Level | null = null;
-  prev: OrderState | null = null;
-  next: OrderState | null = null;
-  cPrev: OrderState | null = null;
-  cNext: OrderState | null = null;
-  cas!: ClientAssetState;
-
-  init(
-    id: number,
-    product: ProductInfo,
-    clientCode: string,
-    brokerId: string | null,
-    way: Way,
-    price: number,
-    qty: number,
-    executionType: ExecutionType,
-    validityType: ValidityType,
-    validity: number | null,
-    at: number,
-    priority: number,
-    balancingGroupId: string | null,
-    initiator: boolean,
-    market: boolean,
-    powerPerInterval: number | null,
-    cas: ClientAssetState,
-  ): this {
-    this.id = id;
-    this.assetId = product.assetId;
-    this.product = product;
-    this.clientCode = clientCode;
-    this.brokerId = brokerId;
-    this.way = way;
-    this.side = way === 'bid' ? BID : ASK;
-    this.price = price;
-    this.remaining = qty;
-    this.tradedQty = 0;
-    this.tradedValue = 0;
-    this.originalQty = qty;
-    this.executionType = executionType;
-    this.validityType = validityType;
-    this.validity = validity;
-    this.expiresAt = validityType === 'GTD' || validityType === 'GTSV' ? validity : null;
-    this.createdAt = at;
-    this.lastModifiedAt = at;
-    this.status = 'created';
-    this.suspended = false;
-    this.resting = false;
-    this.live = true;
-    this.priority = priority;
-    this.balancingGroupId = balancingGroupId;
-    this.initiator = initiator;
-    this.market = market;
-    this.powerPerInterval = powerPerInterval;
-    this.reservedMargin = 0;
-    this.reservedValue = 0;
-    this.reservedContracts = 0;
-    this.level = null;
-    this.prev = null;
-    this.next = null;
-    this.cPrev = null;
-    this.cNext = null;
-    this.cas = cas;
-    return this;
-  }
-}
-
-export class Level {
+export class Level<O extends Resting<O>> {
   declare readonly price: number;
   declare qty: number;
   declare count: number;
-  declare head: OrderState | null;
-  declare tail: OrderState | null;
+  declare head: O | null;
+  declare tail: O | null;
   constructor(price: number) {
     this.price = price;
     this.qty = 0;
@@ -169,15 +33,15 @@ export class Level {
   }
 }
 
-export class BookSide {
+export class BookSide<O extends Resting<O>> {
   readonly side: SideIndex;
   /** Sorted so that the best level is last: bids ascending by price, asks descending. */
-  readonly levels: Level[] = [];
+  readonly levels: Array<Level<O>> = [];
   constructor(side: SideIndex) {
     this.side = side;
   }
 
-  best(): Level | undefined {
+  best(): Level<O> | undefined {
     const n = this.levels.length;
     return n === 0 ? undefined : this.levels[n - 1];
   }
@@ -208,7 +72,7 @@ export class BookSide {
   }
 
   /** Level at `price`, created when absent. */
-  levelFor(price: number): Level {
+  levelFor(price: number): Level<O> {
     const levels = this.levels;
     const n = levels.length;
     // Fast path: best level or a new best (common for matching and tight quoting).
@@ -216,24 +80,24 @@ export class BookSide {
       const top = levels[n - 1]!;
       if (top.price === price) return top;
       if (this.side === BID ? price > top.price : price < top.price) {
-        const level = new Level(price);
+        const level = new Level<O>(price);
         levels.push(level);
         return level;
       }
     }
     const i = this.search(price);
     if (i >= 0) return levels[i]!;
-    const level = new Level(price);
+    const level = new Level<O>(price);
     levels.splice(-i - 1, 0, level);
     return level;
   }
 
-  find(price: number): Level | undefined {
+  find(price: number): Level<O> | undefined {
     const i = this.search(price);
     return i >= 0 ? this.levels[i] : undefined;
   }
 
-  removeLevel(level: Level): void {
+  removeLevel(level: Level<O>): void {
     const levels = this.levels;
     const n = levels.length;
     if (n > 0 && levels[n - 1] === level) {
@@ -245,7 +109,7 @@ export class BookSide {
   }
 
   /** Appends at the tail of its price level (last in time priority). */
-  append(order: OrderState): Level {
+  append(order: O): Level<O> {
     const level = this.levelFor(order.price);
     order.level = level;
     order.next = null;
@@ -259,7 +123,7 @@ export class BookSide {
   }
 
   /** Unlinks from its level; removes the level when it empties. */
-  unlink(order: OrderState): Level {
+  unlink(order: O): Level<O> {
     const level = order.level!;
     if (order.prev) order.prev.next = order.next;
     else level.head = order.next;
@@ -275,12 +139,12 @@ export class BookSide {
   }
 }
 
-export class Book {
-  readonly sides: [BookSide, BookSide] = [new BookSide(BID), new BookSide(ASK)];
-  get bids(): BookSide {
+export class Book<O extends Resting<O>> {
+  readonly sides: [BookSide<O>, BookSide<O>] = [new BookSide<O>(BID), new BookSide<O>(ASK)];
+  get bids(): BookSide<O> {
     return this.sides[BID];
   }
-  get asks(): BookSide {
+  get asks(): BookSide<O> {
     return this.sides[ASK];
   }
   crossed(): boolean {
@@ -288,29 +152,35 @@ export class Book {
     const a = this.sides[ASK].best();
     return b !== undefined && a !== undefined && b.price >= a.price;
   }
-}
 
-/** Client list links: the client's resting orders on one side of one asset. */
-export function clientLink(order: OrderState): void {
-  const cas = order.cas;
-  const s = order.side;
-  const head = cas.heads[s];
-  order.cPrev = null;
-  order.cNext = head;
-  if (head) head.cPrev = order;
-  cas.heads[s] = order;
-  cas.openQty[s] += order.remaining;
-  cas.openCount[s]++;
-}
+  /** An order on `side` at `price` would meet the opposite best level. */
+  crosses(side: SideIndex, price: number): boolean {
+    const best = this.sides[side === BID ? ASK : BID].best();
+    if (best === undefined) return false;
+    return side === BID ? best.price <= price : best.price >= price;
+  }
 
-export function clientUnlink(order: OrderState): void {
-  const cas = order.cas;
-  const s = order.side;
-  if (order.cPrev) order.cPrev.cNext = order.cNext;
-  else cas.heads[s] = order.cNext;
-  if (order.cNext) order.cNext.cPrev = order.cPrev;
-  order.cPrev = null;
-  order.cNext = null;
-  cas.openQty[s] -= order.remaining;
-  cas.openCount[s]--;
+  /** Price of the farthest opposite level `qty` on `side` would reach (the best level when the side is short). */
+  reachPrice(side: SideIndex, qty: number): number {
+    const levels = this.sides[side === BID ? ASK : BID].levels;
+    let total = 0;
+    let price = 0;
+    for (let i = levels.length - 1; i >= 0 && total < qty; i--) {
+      price = levels[i]!.price;
+      total += levels[i]!.qty;
+    }
+    return price;
+  }
+
+  /** Opposite quantity at prices an order on `side` at `price` accepts, counted up to `want`. */
+  executableQty(side: SideIndex, price: number, want: number): number {
+    const levels = this.sides[side === BID ? ASK : BID].levels;
+    let total = 0;
+    for (let i = levels.length - 1; i >= 0 && total < want; i--) {
+      const level = levels[i]!;
+      if (side === BID ? level.price > price : level.price < price) break;
+      total += level.qty;
+    }
+    return total;
+  }
 }

@@ -6,8 +6,8 @@
  * (node:crypto is used here only.)
  */
 import { createHash } from 'node:crypto';
-import { ASK, BID } from './book.ts';
-import type { EngineInternals } from './engine.ts';
+import { ASK, BID } from './sides.ts';
+import type { EngineInternals } from './internals.ts';
 
 function byKey<T>(map: ReadonlyMap<string, T>): Array<[string, T]> {
   return [...map.entries()].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));

@@ -4,7 +4,7 @@
  * is dropped when its last order leaves. (A Map<number, Order> under constant insert/delete churn
  * spends its time rehashing.)
  */
-import type { OrderState } from './book.ts';
+import type { OrderState } from './state.ts';
 
 const BITS = 12;
 const SIZE = 1 << BITS;

@@ -17,11 +17,12 @@
  * The export copies everything mutable, so the engine may run on while the snapshot is written.
  */
 import type { ExecutionType, OrderStatus, SessionPhase, ValidityType, Way } from '../../protocol/enums.ts';
-import { ASK, BID, ClientAssetState, OrderState, clientLink, type SideIndex } from './book.ts';
+import { configureAsset } from './configuration.ts';
 import { ProductInfo } from './events.ts';
 import type { ExpiryHeap } from './heap.ts';
 import type { OrderIndex } from './order-index.ts';
-import { AssetState, ClientState, MarketState, ResolvedRules, type DeltaTState, type MutableStats } from './state.ts';
+import { ASK, BID, type SideIndex } from './sides.ts';
+import { AssetState, ClientAssetState, ClientState, MarketState, OrderState, ResolvedRules, clientLink, type DeltaTState, type MutableStats } from './state.ts';
 import type { AssetConfig, ClientConfig, MarketConfig, ScheduleEntry } from './types.ts';
 
 export const ENGINE_SNAPSHOT_VERSION = 1;
@@ -311,7 +312,7 @@ export function importEngineState(s: SnapshotAccess, snapshot: EngineSnapshot): 
   for (const as of snapshot.assets) {
     const a = new AssetState(as.assetId);
     a.sessionDate = as.sessionDate; // before apply(): the asset's product carries the session date
-    a.apply(as.config, need(s.markets.get(as.marketId), `market ${as.marketId}`));
+    configureAsset(a, as.config, need(s.markets.get(as.marketId), `market ${as.marketId}`));
     a.settlementPrice = as.settlementPrice;
     a.phase = as.phase;
     a.phaseBeforeSuspend = as.phaseBeforeSuspend;

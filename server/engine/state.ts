@@ -1,21 +1,15 @@
 /**
- * Runtime state records of the engine: markets, assets (with their normalised rules and book) and
- * clients. Configuration arrives as plain data (types.ts) and is normalised once, on upsert, into
- * flat fields the hot path reads without lookups or defaults.
+ * Runtime state records of the engine: markets, assets (with their normalised configuration and
+ * book), clients, a client's record on an asset, and orders. Configuration arrives as plain data
+ * (types.ts) and is normalised once, on upsert, into flat fields the hot path reads without lookups
+ * or defaults. These records point at each other (an order at its client record, the record at its
+ * asset, the asset at its book of orders), so they live in one file.
  */
-import type { SessionPhase, Way } from '../../protocol/enums.ts';
-import { ASK, BID, Book, ClientAssetState, type SideIndex } from './book.ts';
-import { ProductInfo } from './events.ts';
+import type { ExecutionType, OrderStatus, SessionPhase, ValidityType, Way } from '../../protocol/enums.ts';
+import { Book, type Level } from './book.ts';
+import { ProductInfo, type OrderFields } from './events.ts';
+import { ASK, BID, NONE, sideOf, type SideIndex } from './sides.ts';
 import { AMOUNT_DECIMALS, type AssetConfig, type ClientConfig, type MarketConfig, type ScheduleEntry } from './types.ts';
-
-export const NONE = -1;
-
-export function sideOf(way: Way): SideIndex {
-  return way === 'bid' ? BID : ASK;
-}
-export function wayOf(side: number): Way {
-  return side === BID ? 'bid' : 'ask';
-}
 
 export class MarketState {
   config: MarketConfig;
@@ -101,14 +95,14 @@ export class AssetState {
   gasRelease = false;
   transmissionSide: number = NONE;
   settlementPrice: number | null = null;
-  /** Fast path: a price in [priceLo, priceHi] on the price step passes every price rule. */
+  /** Fast path: a price in [priceLo, priceHi] on the price step passes every price rule (set by rules/price.ts). */
   priceLo = 1;
   priceHi = 0;
   // runtime
   phase: SessionPhase = 'closed';
   phaseBeforeSuspend: SessionPhase | null = null;
   sessionDate = '';
-  readonly book = new Book();
+  readonly book = new Book<OrderState>();
   readonly clients = new Map<string, ClientAssetState>();
   deltaT: DeltaTState | null = null;
   stats: MutableStats = emptyStats();
@@ -164,13 +158,6 @@ export class AssetState {
     this.gasRelease = config.gasRelease ?? false;
     this.transmissionSide = config.transmissionWay ? sideOf(config.transmissionWay) : NONE;
     if (config.settlementPrice !== undefined) this.settlementPrice = config.settlementPrice;
-    let lo = Math.max(1, this.minPrice);
-    if (this.hasSessionMin) lo = Math.max(lo, this.sessionMinPrice);
-    let hi = Math.min(this.maxPrice, this.priceDigitsLimit - 1, Number.MAX_SAFE_INTEGER);
-    if (this.hasSessionMax) hi = Math.min(hi, this.sessionMaxPrice);
-    if (this.hasRegulatorMax) hi = Math.min(hi, this.regulatorMaxPrice);
-    this.priceLo = lo;
-    this.priceHi = hi;
     this.refreshProduct();
   }
 
@@ -225,7 +212,8 @@ export class ClientState {
 
 /**
  * Rules of one client on one asset, resolved from both configurations and cached on the
- * ClientAssetState; recomputed when any configuration changed since (epoch).
+ * ClientAssetState; recomputed when any configuration changed since (epoch). Each rule file of
+ * rules/ fills its own fields (rules/resolve.ts calls them).
  */
 export class ResolvedRules {
   epoch = -1;
@@ -239,48 +227,178 @@ export class ResolvedRules {
   tradeableAsk = NONE;
   clearingAllowed = true;
   // Fast-path summaries (the detailed checks run only when one of these says "maybe not"):
-  /** Every static participant rule passes for a bid / an ask (status, rights, ask restriction, owner side, transmission, gas release). */
+  /** rules/rights.ts: every static participant rule passes for a bid / an ask (status, rights, ask restriction, owner side, transmission, gas release). */
   bidOk = false;
   askOk = false;
-  /** No imbalance and no tradeable-quantity limit. */
+  /** rules/position-limits.ts: no imbalance and no tradeable-quantity limit. */
   limitsFree = true;
-  /** Clearing status and allowed asset pass. */
+  /** clearing.ts: clearing status and allowed asset pass. */
   clearingOk = true;
 }
 
-function pick<T>(record: Record<string, T> | undefined, assetId: string): T | undefined {
-  if (!record) return undefined;
-  return Object.prototype.hasOwnProperty.call(record, assetId) ? record[assetId] : Object.prototype.hasOwnProperty.call(record, '*') ? record['*'] : undefined;
+/** Per client and asset: open aggregates and the client's resting orders per side (intrusive list). */
+export class ClientAssetState {
+  readonly clientCode: string;
+  readonly assetId: string;
+  /** The asset (its state object lives as long as the engine), so order commands need no lookup by id. */
+  readonly asset: AssetState;
+  readonly client: ClientState;
+  /** Rules of this client on this asset, resolved from both configurations (see state.ts). */
+  readonly rules: ResolvedRules;
+  /** Open (offered) quantity of resting orders per side. */
+  openQty: [number, number] = [0, 0];
+  openCount: [number, number] = [0, 0];
+  /** Heads of the client's resting orders per side (linked through cPrev / cNext). */
+  heads: [OrderState | null, OrderState | null] = [null, null];
+  /** Traded this session per side, and traded value (price × qty) for the average price. */
+  tradedQty: [number, number] = [0, 0];
+  tradedValue = 0;
+  tradedTotalQty = 0;
+  /** This session's traded value and trade margin in amount units (the client's share on this asset). */
+  tradedAmount = 0;
+  tradesMargin = 0;
+  constructor(client: ClientState, asset: AssetState, rules: ResolvedRules) {
+    this.clientCode = client.clientCode;
+    this.client = client;
+    this.asset = asset;
+    this.assetId = asset.assetId;
+    this.rules = rules;
+  }
 }
 
-export function resolveRules(target: ResolvedRules, client: ClientState, asset: AssetState, epoch: number): void {
-  const cc = client.config;
-  const ac = asset.config;
-  const rights = pick(cc.rights, asset.assetId);
-  target.canBid = rights?.bid ?? false;
-  target.canAsk = rights?.ask ?? false;
-  const owner = ac.ownerSides && Object.prototype.hasOwnProperty.call(ac.ownerSides, client.clientCode) ? ac.ownerSides[client.clientCode] : undefined;
-  target.ownerSide = owner ? sideOf(owner) : NONE;
-  const gr = cc.gasReleaseAssets ?? [];
-  target.gasReleaseOk = gr.includes('*') || gr.includes(asset.assetId);
-  const imb = pick(cc.imbalance, asset.assetId);
-  target.imbalanceSide = imb ? sideOf(imb.way) : NONE;
-  target.imbalanceQty = imb ? imb.quantity : 0;
-  const tq = pick(cc.tradeableQuantity, asset.assetId);
-  target.tradeableBid = tq?.bid ?? NONE;
-  target.tradeableAsk = tq?.ask ?? NONE;
-  const allowed = cc.clearing?.allowedAssets;
-  target.clearingAllowed = allowed == null || allowed.includes('*') || allowed.includes(asset.assetId);
-  const sideOk = (side: number, can: boolean): boolean =>
-    client.active &&
-    can &&
-    !(side === ASK && client.restrictedAsk) &&
-    (target.ownerSide === NONE || target.ownerSide === side) &&
-    (asset.transmissionSide === NONE || (side === asset.transmissionSide ? client.transmissionActive : !client.transmissionPartner)) &&
-    (!asset.gasRelease || target.gasReleaseOk);
-  target.bidOk = sideOk(BID, target.canBid);
-  target.askOk = sideOk(ASK, target.canAsk);
-  target.limitsFree = target.imbalanceSide === NONE && target.tradeableBid === NONE && target.tradeableAsk === NONE;
-  target.clearingOk = client.clearingActive && target.clearingAllowed;
-  target.epoch = epoch;
+/**
+ * The mutable part of an order inside the engine. Instances are pooled and reused (`init` resets
+ * every field), so nothing outside the engine keeps one: events hold the header and copies.
+ */
+export class OrderState implements OrderFields {
+  id = 0;
+  assetId = '';
+  /** Per-asset constants at creation (market, session date, product factors). */
+  product!: ProductInfo;
+  clientCode = '';
+  brokerId: string | null = null;
+  way: Way = 'bid';
+  side: SideIndex = BID;
+  /** Limit price (a market order holds its internal limit: any price). */
+  price = 0;
+  /** Open quantity (offered). */
+  remaining = 0;
+  tradedQty = 0;
+  tradedValue = 0;
+  /** Quantity when created (balancing-group decrease cap). */
+  originalQty = 0;
+  executionType: ExecutionType = 'normal';
+  validityType: ValidityType = 'day';
+  validity: number | null = null;
+  expiresAt: number | null = null;
+  createdAt = 0;
+  lastModifiedAt = 0;
+  status: OrderStatus = 'created';
+  suspended = false;
+  /** In the book (false while suspended or once finished). */
+  resting = false;
+  /** In the engine's live map (resting or suspended). */
+  live = false;
+  /** Time priority sequence. */
+  priority = 0;
+  balancingGroupId: string | null = null;
+  initiator = false;
+  /** A market order (IOC / FOK without a limit). */
+  market = false;
+  /** Power per settlement interval as entered, or null (derived from qty). */
+  powerPerInterval: number | null = null;
+  /** Margin and exposure this order reserves on its client (amount units). */
+  reservedMargin = 0;
+  reservedValue = 0;
+  reservedContracts = 0;
+  // intrusive links
+  level: Level<OrderState> | null = null;
+  prev: OrderState | null = null;
+  next: OrderState | null = null;
+  cPrev: OrderState | null = null;
+  cNext: OrderState | null = null;
+  cas!: ClientAssetState;
+
+  init(
+    id: number,
+    product: ProductInfo,
+    clientCode: string,
+    brokerId: string | null,
+    way: Way,
+    price: number,
+    qty: number,
+    executionType: ExecutionType,
+    validityType: ValidityType,
+    validity: number | null,
+    at: number,
+    priority: number,
+    balancingGroupId: string | null,
+    initiator: boolean,
+    market: boolean,
+    powerPerInterval: number | null,
+    cas: ClientAssetState,
+  ): this {
+    this.id = id;
+    this.assetId = product.assetId;
+    this.product = product;
+    this.clientCode = clientCode;
+    this.brokerId = brokerId;
+    this.way = way;
+    this.side = way === 'bid' ? BID : ASK;
+    this.price = price;
+    this.remaining = qty;
+    this.tradedQty = 0;
+    this.tradedValue = 0;
+    this.originalQty = qty;
+    this.executionType = executionType;
+    this.validityType = validityType;
+    this.validity = validity;
+    this.expiresAt = validityType === 'GTD' || validityType === 'GTSV' ? validity : null;
+    this.createdAt = at;
+    this.lastModifiedAt = at;
+    this.status = 'created';
+    this.suspended = false;
+    this.resting = false;
+    this.live = true;
+    this.priority = priority;
+    this.balancingGroupId = balancingGroupId;
+    this.initiator = initiator;
+    this.market = market;
+    this.powerPerInterval = powerPerInterval;
+    this.reservedMargin = 0;
+    this.reservedValue = 0;
+    this.reservedContracts = 0;
+    this.level = null;
+    this.prev = null;
+    this.next = null;
+    this.cPrev = null;
+    this.cNext = null;
+    this.cas = cas;
+    return this;
+  }
+}
+
+/** Client list links: the client's resting orders on one side of one asset. */
+export function clientLink(order: OrderState): void {
+  const cas = order.cas;
+  const s = order.side;
+  const head = cas.heads[s];
+  order.cPrev = null;
+  order.cNext = head;
+  if (head) head.cPrev = order;
+  cas.heads[s] = order;
+  cas.openQty[s] += order.remaining;
+  cas.openCount[s]++;
+}
+
+export function clientUnlink(order: OrderState): void {
+  const cas = order.cas;
+  const s = order.side;
+  if (order.cPrev) order.cPrev.cNext = order.cNext;
+  else cas.heads[s] = order.cNext;
+  if (order.cNext) order.cNext.cPrev = order.cPrev;
+  order.cPrev = null;
+  order.cNext = null;
+  cas.openQty[s] -= order.remaining;
+  cas.openCount[s]--;
 }

@@ -4,11 +4,11 @@
  * and the benchmark; it walks everything, so it is not for the hot path.
  */
 import { amountOf, marginOf } from './amounts.ts';
-import { ASK, BID, type OrderState } from './book.ts';
-import type { Engine } from './engine.ts';
+import type { EngineInternals } from './internals.ts';
+import { ASK, BID } from './sides.ts';
+import type { OrderState } from './state.ts';
 
-export function validateInternalState(engine: Engine): string[] {
-  const s = engine.internals();
+export function validateInternalState(s: EngineInternals): string[] {
   const problems: string[] = [];
   const fail = (msg: string): void => {
     if (problems.length < 100) problems.push(msg);
