@@ -68,7 +68,8 @@ export class EngineState {
     return events;
   }
 
-  orderEvent(o: OrderState, kind: OrderEventKind, at: number, reason?: CancelReason): void {
+  /** An order of asset `a` changed: an `order` event with a copy of the order as it is now. */
+  orderEvent(a: AssetState, o: OrderState, kind: OrderEventKind, at: number, reason?: CancelReason): void {
     o.lastModifiedAt = at;
     const order = buildOrderView(o, null);
     this.emit(reason === undefined ? { type: 'order', kind, order, at } : { type: 'order', kind, order, at, reason });

@@ -56,11 +56,11 @@ function fillResting(s: EngineState, a: AssetState, o: OrderState, q: number, pr
     o.resting = false;
     release(o);
     retire(s, a, o);
-    s.orderEvent(o, 'traded', at);
+    s.orderEvent(a, o, 'traded', at);
   } else {
     o.status = 'tradedPartially';
     reserve(s, a, o);
-    s.orderEvent(o, 'tradedPartially', at);
+    s.orderEvent(a, o, 'tradedPartially', at);
   }
 }
 

@@ -177,7 +177,7 @@ export function addOrder(s: EngineState, c: AddOrderCommand): Refusal | null {
     a.initiatorPlaced = true;
   }
   if (o.expiresAt !== null) s.expiries.push(o.expiresAt, id);
-  s.orderEvent(o, 'created', at);
+  s.orderEvent(a, o, 'created', at);
   place(s, a, o, at);
   return null;
 }
@@ -191,7 +191,7 @@ function place(s: EngineState, a: AssetState, o: OrderState, at: number): void {
       return;
     }
     matchIncoming(s, a, o, at);
-    if (o.tradedQty > 0) s.orderEvent(o, o.remaining === 0 ? 'traded' : 'tradedPartially', at);
+    if (o.tradedQty > 0) s.orderEvent(a, o, o.remaining === 0 ? 'traded' : 'tradedPartially', at);
   }
   if (o.remaining === 0) {
     retire(s, a, o);
@@ -200,7 +200,7 @@ function place(s: EngineState, a: AssetState, o: OrderState, at: number): void {
   } else {
     o.status = 'cancelled';
     retire(s, a, o);
-    s.orderEvent(o, 'cancelled', at, 'ioc');
+    s.orderEvent(a, o, 'cancelled', at, 'ioc');
   }
 }
 
@@ -291,10 +291,10 @@ export function modifyOrder(s: EngineState, c: ModifyOrderCommand): Refusal | nu
       cas.openQty[side] += delta;
       o.remaining = newRemaining;
       reserve(s, a, o);
-      s.orderEvent(o, 'modified', at);
+      s.orderEvent(a, o, 'modified', at);
       s.levelEvent(a, side, level);
     } else {
-      s.orderEvent(o, 'modified', at);
+      s.orderEvent(a, o, 'modified', at);
     }
     return null;
   }
@@ -303,7 +303,7 @@ export function modifyOrder(s: EngineState, c: ModifyOrderCommand): Refusal | nu
   o.price = newPrice;
   o.remaining = newRemaining;
   o.priority = s.nextPriority++;
-  s.orderEvent(o, 'modified', at);
+  s.orderEvent(a, o, 'modified', at);
   place(s, a, o, at);
   return null;
 }
@@ -335,7 +335,7 @@ export function suspendOrder(s: EngineState, c: OrderRefCommand): Refusal | null
   removeFromBook(s, a, o);
   o.suspended = true;
   o.lastModifiedAt = c.at;
-  s.orderEvent(o, 'suspended', c.at);
+  s.orderEvent(a, o, 'suspended', c.at);
   return null;
 }
 
@@ -363,7 +363,7 @@ export function activateOrder(s: EngineState, c: OrderRefCommand): Refusal | nul
   o.suspended = false;
   o.lastModifiedAt = at;
   o.priority = s.nextPriority++;
-  s.orderEvent(o, 'activated', at);
+  s.orderEvent(a, o, 'activated', at);
   place(s, a, o, at);
   return null;
 }

@@ -32,7 +32,7 @@ export function finish(s: EngineState, a: AssetState, o: OrderState, kind: 'canc
   o.status = 'cancelled';
   o.lastModifiedAt = at;
   retire(s, a, o);
-  s.orderEvent(o, kind, at, reason);
+  s.orderEvent(a, o, kind, at, reason);
 }
 
 /** Drops a finished order from the live index; its object goes back to the pool. */
