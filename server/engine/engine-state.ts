@@ -3,12 +3,12 @@
  * the caches of the hot path. One object, handed to every part (orders, matching, session,
  * configuration, queries) as their first argument; the parts are plain functions.
  */
-import { buildOrderView } from './events.ts';
 import { ExpiryHeap } from './heap.ts';
 import { OrderIndex } from './order-index.ts';
 import { BID } from './sides.ts';
 import type { Level } from './book.ts';
 import type { AssetState, ClientState, MarketState, OrderState } from './state.ts';
+import type { Way } from '../../protocol/enums.ts';
 import type { CancelReason, EngineEvent, OrderEventKind } from './types.ts';
 
 const NO_EVENTS: EngineEvent[] = [];
@@ -47,6 +47,11 @@ export class EngineState {
   /** Id of the order the current command created or acted on. */
   resultOrderId: number | undefined = undefined;
   commandCount = 0;
+  /**
+   * Commands that changed the engine (emitted events), counted at their end: the `seq` of events.
+   * Unlike commandCount, refusals and idle ticks (never journaled) do not count: replay-deterministic.
+   */
+  changedCommands = 0;
 
   /** Starts a command. A fresh (young) array per command, handed out as the result's events: storing
    * young events into a long-lived buffer would take the write barrier's slow path for every event. */
@@ -68,11 +73,49 @@ export class EngineState {
     return events;
   }
 
-  /** An order of asset `a` changed: an `order` event with a copy of the order as it is now. */
+  /**
+   * An order of asset `a` changed: an `order` event with what changes, as primitives, and the order's
+   * shared header. One small object of one shape (`reason` always a key); no copy of the whole order.
+   */
   orderEvent(a: AssetState, o: OrderState, kind: OrderEventKind, at: number, reason?: CancelReason): void {
     o.lastModifiedAt = at;
-    const order = buildOrderView(o, null);
-    this.emit(reason === undefined ? { type: 'order', kind, order, at } : { type: 'order', kind, order, at, reason });
+    this.emit({
+      type: 'order',
+      kind,
+      orderId: o.id,
+      seq: this.changedCommands + 1,
+      at,
+      reason,
+      status: o.status,
+      suspended: o.suspended,
+      price: o.price,
+      remaining: o.remaining,
+      tradedQty: o.tradedQty,
+      tradedValue: o.tradedValue,
+      priority: o.priority,
+      lastModifiedAt: at,
+      header: o.header,
+    });
+  }
+
+  /** A match of `buy` and `sell` on asset `a`: ids, parties and the asset's product, no SPEC view. */
+  tradeEvent(a: AssetState, buy: OrderState, sell: OrderState, qty: number, price: number, aggressor: Way, at: number): void {
+    this.emit({
+      type: 'trade',
+      transactionId: this.nextTransactionId++,
+      seq: this.changedCommands + 1,
+      at,
+      product: a.product,
+      buyOrderId: buy.id,
+      sellOrderId: sell.id,
+      buyer: buy.clientCode,
+      seller: sell.clientCode,
+      buyerBrokerId: buy.brokerId,
+      sellerBrokerId: sell.brokerId,
+      aggressor,
+      qty,
+      price,
+    });
   }
 
   levelEvent(a: AssetState, side: number, level: Level<OrderState>): void {

@@ -19,7 +19,7 @@ import { activateOrder, addOrder, cancelOrder, modifyOrder, suspendOrder } from 
 import * as queries from './queries.ts';
 import { refuse, type Refusal } from './refusal.ts';
 import { operatorSession, setPhase, tick } from './session.ts';
-import { exportEngineState, importEngineState, type EngineSnapshot, type SnapshotAccess } from './snapshot.ts';
+import { exportEngineState, importEngineState, type EngineSnapshot, type ImportOptions, type SnapshotAccess } from './snapshot.ts';
 import type { BookView, ClientTradeStats, EngineCommand, EngineResult, OrderView, ScheduleEntry, SessionStats } from './types.ts';
 import { validateInternalState } from './validate.ts';
 
@@ -78,6 +78,7 @@ export class Engine {
     if (refusal !== null) return refusal;
     if (s.dirtyAssets.length > 0) this.flushStats();
     const events = s.takeEvents();
+    if (events.length > 0) s.changedCommands++;
     const orderId = s.resultOrderId;
     return orderId === undefined ? { result: 'OK', events } : { result: 'OK', orderId, events };
   }
@@ -184,15 +185,15 @@ export class Engine {
   }
 
   /** Loads a snapshot into this engine, which must be new (nothing executed). */
-  importState(snapshot: EngineSnapshot): void {
+  importState(snapshot: EngineSnapshot, options?: ImportOptions): void {
     if (this.s.commandCount !== 0) throw new Error('importState() needs a new engine');
-    importEngineState(this.snapshotAccess(), snapshot);
+    importEngineState(this.snapshotAccess(), snapshot, options);
   }
 
   /** A new engine in the state of `snapshot`: same stateHash(), same behaviour for every further command. */
-  static fromSnapshot(snapshot: EngineSnapshot): Engine {
+  static fromSnapshot(snapshot: EngineSnapshot, options?: ImportOptions): Engine {
     const engine = new Engine();
-    engine.importState(snapshot);
+    engine.importState(snapshot, options);
     return engine;
   }
 
@@ -205,8 +206,17 @@ export class Engine {
       orders: s.orders,
       expiries: s.expiries,
       deltaTAssets: s.deltaTAssets,
-      getCounters: () => ({ nextOrderId: s.nextOrderId, nextTransactionId: s.nextTransactionId, nextPriority: s.nextPriority, epoch: s.epoch, now: s.now, commandCount: s.commandCount }),
+      getCounters: () => ({
+        nextOrderId: s.nextOrderId,
+        nextTransactionId: s.nextTransactionId,
+        nextPriority: s.nextPriority,
+        epoch: s.epoch,
+        now: s.now,
+        commandCount: s.commandCount,
+        changedCommands: s.changedCommands,
+      }),
       setCounters: (c) => {
+        s.changedCommands = c.changedCommands;
         s.nextOrderId = c.nextOrderId;
         s.nextTransactionId = c.nextTransactionId;
         s.nextPriority = c.nextPriority;

@@ -1,10 +1,12 @@
 /**
- * The public copies of orders (OrderView) and transactions (TransactionView) that events and queries
- * carry. They are plain data built when the event happens: events never refer to the engine's
- * (pooled, reused) order objects.
+ * What events carry and how consumers turn them into the public views. An order event is compact: the
+ * order's changing fields as primitives plus a reference to its immutable header (made once per
+ * order, shared by the order's state and all its events), so emitting one allocates a single small
+ * object. `orderViewOf` / `transactionViewOf` build the full SPEC views only for the consumers that
+ * need them. Nothing here refers to the engine's pooled OrderState objects.
  */
 import type { ExecutionType, OrderStatus, ValidityType, Way } from '../../protocol/enums.ts';
-import type { OrderView, TransactionView } from './types.ts';
+import type { OrderEvent, OrderView, TradeEvent, TransactionView } from './types.ts';
 
 /** Per-asset constants an order or transaction needs; replaced (never mutated) on config or session change. */
 export class ProductInfo {
@@ -19,95 +21,140 @@ export class ProductInfo {
   ) {}
 }
 
-/** Everything an OrderView is built from (implemented by the engine's OrderState). */
-export interface OrderFields {
-  readonly id: number;
-  readonly product: ProductInfo;
-  readonly clientCode: string;
-  readonly brokerId: string | null;
-  readonly way: Way;
-  readonly executionType: ExecutionType;
-  readonly createdAt: number;
-  readonly balancingGroupId: string | null;
-  readonly initiator: boolean;
-  readonly market: boolean;
-  readonly powerPerInterval: number | null;
+/**
+ * The part of an order no later command changes. Immutable: events keep a reference to it, so a
+ * modify of the validity (the only attributes a resting order may change here) makes a new header.
+ */
+export class OrderHeader {
+  /** When a GTD / GTSV order expires; null for day and GTC. */
+  readonly expiresAt: number | null;
+  constructor(
+    readonly product: ProductInfo,
+    readonly clientCode: string,
+    readonly brokerId: string | null,
+    readonly way: Way,
+    readonly executionType: ExecutionType,
+    readonly createdAt: number,
+    readonly balancingGroupId: string | null,
+    readonly initiator: boolean,
+    /** A market order (IOC / FOK without a limit): its price is an internal limit, shown as null. */
+    readonly market: boolean,
+    /** As entered, or null (then derived from the quantity). */
+    readonly powerPerInterval: number | null,
+    readonly validityType: ValidityType,
+    readonly validity: number | null,
+  ) {
+    this.expiresAt = validityType === 'GTD' || validityType === 'GTSV' ? validity : null;
+  }
+
+  withValidity(validityType: ValidityType, validity: number | null): OrderHeader {
+    return new OrderHeader(
+      this.product,
+      this.clientCode,
+      this.brokerId,
+      this.way,
+      this.executionType,
+      this.createdAt,
+      this.balancingGroupId,
+      this.initiator,
+      this.market,
+      this.powerPerInterval,
+      validityType,
+      validity,
+    );
+  }
+}
+
+/** An order at one moment: its header and changing fields (the engine's OrderState, or an order event). */
+export interface OrderMoment {
+  readonly header: OrderHeader;
   readonly status: OrderStatus;
   readonly suspended: boolean;
+  /** Limit price (a market order's internal limit: read it through limitPriceOf). */
   readonly price: number;
   readonly remaining: number;
   readonly tradedQty: number;
   readonly tradedValue: number;
-  readonly validityType: ValidityType;
-  readonly validity: number | null;
-  readonly expiresAt: number | null;
-  readonly lastModifiedAt: number;
   readonly priority: number;
+  readonly lastModifiedAt: number;
 }
 
-export function buildOrderView(f: OrderFields, position: number | null): OrderView {
-  const p = f.product;
-  const qty = f.tradedQty + f.remaining;
+/** The limit price as the views show it: null for a market order. */
+export function limitPriceOf(order: OrderMoment): number | null {
+  return order.header.market ? null : order.price;
+}
+
+/** noCnt of a quantity (no division for the common contract size 1). */
+export function contractsOf(product: ProductInfo, qty: number): number {
+  return product.contractQty === 1 ? qty : Math.ceil(qty / product.contractQty);
+}
+
+function viewOf(orderId: number, o: OrderMoment, position: number | null): OrderView {
+  const h = o.header;
+  const p = h.product;
+  const qty = o.tradedQty + o.remaining;
+  const price = h.market ? null : o.price;
   return {
-    orderId: f.id,
+    orderId,
     assetId: p.assetId,
     marketId: p.marketId,
-    status: f.status,
-    suspended: f.suspended,
-    clientCode: f.clientCode,
-    brokerId: f.brokerId,
-    way: f.way,
+    status: o.status,
+    suspended: o.suspended,
+    clientCode: h.clientCode,
+    brokerId: h.brokerId,
+    way: h.way,
     qty,
-    noCnt: p.contractQty === 1 ? qty : Math.ceil(qty / p.contractQty),
-    price: f.market ? null : f.price,
+    noCnt: contractsOf(p, qty),
+    price,
     sessionDate: p.sessionDate,
-    tradedQty: f.tradedQty,
-    tradedPrice: f.tradedQty === 0 ? null : Math.round(f.tradedValue / f.tradedQty),
-    offeredQty: f.remaining,
-    offeredPrice: f.market ? null : f.price,
-    executionType: f.executionType,
-    validityType: f.validityType,
-    validity: f.validity,
-    expiresAt: f.expiresAt,
-    createdAt: f.createdAt,
-    lastModifiedAt: f.lastModifiedAt,
-    priority: f.priority,
+    tradedQty: o.tradedQty,
+    tradedPrice: o.tradedQty === 0 ? null : Math.round(o.tradedValue / o.tradedQty),
+    offeredQty: o.remaining,
+    offeredPrice: price,
+    executionType: h.executionType,
+    validityType: h.validityType,
+    validity: h.validity,
+    expiresAt: h.expiresAt,
+    createdAt: h.createdAt,
+    lastModifiedAt: o.lastModifiedAt,
+    priority: o.priority,
     position,
-    powerPerInterval: f.powerPerInterval ?? Math.floor(qty / p.intervalsPerDay),
+    powerPerInterval: h.powerPerInterval ?? Math.floor(qty / p.intervalsPerDay),
     totalQty: qty * p.deliveryDays,
-    balancingGroupId: f.balancingGroupId,
-    initiator: f.initiator,
+    balancingGroupId: h.balancingGroupId,
+    initiator: h.initiator,
   };
 }
 
-/** An order changed. `order` is the order as it was at that moment. */
-/** The SPEC §3 Transaction of a match between two orders. */
-export function buildTransactionView(
-  transactionId: number,
-  p: ProductInfo,
-  buy: OrderFields,
-  sell: OrderFields,
-  aggressor: Way,
-  qty: number,
-  price: number,
-  timestamp: number,
-): TransactionView {
+/** The view of a live order (the engine's queries). */
+export function buildOrderView(order: OrderMoment & { readonly id: number }, position: number | null): OrderView {
+  return viewOf(order.id, order, position);
+}
+
+/** The full view of the order as the event left it; `position` is not in events (queries compute it). */
+export function orderViewOf(event: OrderEvent, position: number | null = null): OrderView {
+  return viewOf(event.orderId, event, position);
+}
+
+/** The SPEC §3 Transaction of a trade event. */
+export function transactionViewOf(event: TradeEvent): TransactionView {
+  const p = event.product;
   return {
-    transactionId,
+    transactionId: event.transactionId,
     assetId: p.assetId,
     marketId: p.marketId,
-    buyer: buy.clientCode,
-    seller: sell.clientCode,
-    buyOrderId: buy.id,
-    sellOrderId: sell.id,
-    buyerBrokerId: buy.brokerId,
-    sellerBrokerId: sell.brokerId,
-    aggressor,
-    qty,
-    price,
-    noCnt: p.contractQty === 1 ? qty : Math.ceil(qty / p.contractQty),
+    buyer: event.buyer,
+    seller: event.seller,
+    buyOrderId: event.buyOrderId,
+    sellOrderId: event.sellOrderId,
+    buyerBrokerId: event.buyerBrokerId,
+    sellerBrokerId: event.sellerBrokerId,
+    aggressor: event.aggressor,
+    qty: event.qty,
+    price: event.price,
+    noCnt: contractsOf(p, event.qty),
     txDate: p.sessionDate,
-    timestamp,
+    timestamp: event.at,
     marginsExposureActive: p.marginsExposureActive,
     externalTransactionId: null,
     gasfwTransactionId: null,

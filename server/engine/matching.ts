@@ -9,7 +9,6 @@ import type { EngineState } from './engine-state.ts';
 import { retire } from './resting.ts';
 import { ASK, BID, type SideIndex } from './sides.ts';
 import { clientUnlink, type AssetState, type OrderState } from './state.ts';
-import { buildTransactionView } from './events.ts';
 
 /** Continuous matching of an incoming order against the opposite side, at the resting prices. */
 export function matchIncoming(s: EngineState, a: AssetState, taker: OrderState, at: number): void {
@@ -66,7 +65,7 @@ function fillResting(s: EngineState, a: AssetState, o: OrderState, q: number, pr
 
 /** A match: the transaction event, the session statistics and the clients' trade accounting. */
 function trade(s: EngineState, a: AssetState, buy: OrderState, sell: OrderState, q: number, price: number, aggressor: Way, at: number): void {
-  s.emit({ type: 'trade', transaction: buildTransactionView(s.nextTransactionId++, a.product, buy, sell, aggressor, q, price, at) });
+  s.tradeEvent(a, buy, sell, q, price, aggressor, at);
   const stats = a.stats;
   if (stats.minPrice === null || price < stats.minPrice) stats.minPrice = price;
   if (stats.maxPrice === null || price > stats.maxPrice) stats.maxPrice = price;

@@ -278,9 +278,7 @@ export function modifyOrder(s: EngineState, c: ModifyOrderCommand): Refusal | nu
   o.lastModifiedAt = at;
   o.status = 'modified';
   if (o.validityType !== newValidityType || o.validity !== newValidity) {
-    o.validityType = newValidityType;
-    o.validity = newValidity;
-    o.expiresAt = hasExpiry(newValidityType) ? newValidity : null;
+    o.setValidity(newValidityType, newValidity);
     if (o.expiresAt !== null) s.expiries.push(o.expiresAt, o.id);
   }
   if (keepsPriority) {

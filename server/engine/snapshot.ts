@@ -11,7 +11,7 @@
  * - the expiry heap as its raw array (stale entries included, so expiries pop in the same order);
  * - insertion orders of markets, a market's assets and the delta-T registry (ties in tick() and the
  *   order of phase events depend on them);
- * - counters (order, transaction and priority sequences, configuration epoch, clock, command count).
+ * - counters (order, transaction and priority sequences, configuration epoch, clock, command counts).
  *
  * Pure caches (the order object pool, last-asset caches) are not kept: they never change a result.
  * The export copies everything mutable, so the engine may run on while the snapshot is written.
@@ -34,6 +34,11 @@ export interface EngineCountersSnapshot {
   epoch: number;
   now: number;
   commandCount: number;
+  /**
+   * Commands that changed the engine (the `seq` of events). Absent in snapshots written before events
+   * carried it: the importer must then supply it (see importEngineState).
+   */
+  changedCommands: number;
 }
 
 export interface MarketSnapshot {
@@ -281,8 +286,16 @@ export function exportEngineState(s: SnapshotAccess): EngineSnapshot {
   };
 }
 
+export interface ImportOptions {
+  /**
+   * For a snapshot written before events carried a seq: how many commands had changed the engine.
+   * Driven by the sequencer from an empty journal, that is the journal seq the snapshot was taken at.
+   */
+  changedCommands?: number;
+}
+
 /** Rebuilds the state of `snapshot` into an empty engine. Throws on a malformed snapshot. */
-export function importEngineState(s: SnapshotAccess, snapshot: EngineSnapshot): void {
+export function importEngineState(s: SnapshotAccess, snapshot: EngineSnapshot, options: ImportOptions = {}): void {
   if (snapshot?.version !== ENGINE_SNAPSHOT_VERSION) throw new Error(`unsupported engine snapshot version ${String(snapshot?.version)}`);
   if (s.markets.size > 0 || s.assets.size > 0 || s.clients.size > 0 || s.orders.size > 0) throw new Error('an engine snapshot imports into an empty engine only');
   const need = <T>(value: T | undefined, what: string): T => {
@@ -364,7 +377,7 @@ export function importEngineState(s: SnapshotAccess, snapshot: EngineSnapshot): 
     o.tradedQty = os.tradedQty;
     o.tradedValue = os.tradedValue;
     o.originalQty = os.originalQty;
-    o.expiresAt = os.expiresAt;
+    if (o.expiresAt !== os.expiresAt) throw new Error(`engine snapshot: order ${os.id} expiresAt does not match its validity`);
     o.lastModifiedAt = os.lastModifiedAt;
     o.status = os.status;
     o.suspended = os.suspended;
@@ -408,5 +421,9 @@ export function importEngineState(s: SnapshotAccess, snapshot: EngineSnapshot): 
 
   s.expiries.load(snapshot.expiries);
   for (const assetId of snapshot.deltaTAssets) s.deltaTAssets.add(need(s.assets.get(assetId), `asset ${assetId}`));
-  s.setCounters({ ...snapshot.counters });
+  const changedCommands = snapshot.counters.changedCommands ?? options.changedCommands;
+  if (changedCommands === undefined) {
+    throw new Error('engine snapshot without counters.changedCommands (written before events carried a seq): import it with the journal seq it was taken at as changedCommands');
+  }
+  s.setCounters({ ...snapshot.counters, changedCommands });
 }

@@ -7,7 +7,7 @@
  */
 import type { ExecutionType, OrderStatus, SessionPhase, ValidityType, Way } from '../../protocol/enums.ts';
 import { Book, type Level } from './book.ts';
-import { ProductInfo, type OrderFields } from './events.ts';
+import { OrderHeader, ProductInfo, type OrderMoment } from './events.ts';
 import { ASK, BID, NONE, sideOf, type SideIndex } from './sides.ts';
 import { AMOUNT_DECIMALS, type AssetConfig, type ClientConfig, type MarketConfig, type ScheduleEntry } from './types.ts';
 
@@ -268,16 +268,14 @@ export class ClientAssetState {
 
 /**
  * The mutable part of an order inside the engine. Instances are pooled and reused (`init` resets
- * every field), so nothing outside the engine keeps one: events hold the header and copies.
+ * every field), so nothing outside the engine keeps one: events hold the order's header (immutable,
+ * one per order) and copies of the changing fields.
  */
-export class OrderState implements OrderFields {
+export class OrderState implements OrderMoment {
   id = 0;
   assetId = '';
-  /** Per-asset constants at creation (market, session date, product factors). */
-  product!: ProductInfo;
-  clientCode = '';
-  brokerId: string | null = null;
-  way: Way = 'bid';
+  /** What does not change (client, way, product, validity...); replaced, never mutated. */
+  header!: OrderHeader;
   side: SideIndex = BID;
   /** Limit price (a market order holds its internal limit: any price). */
   price = 0;
@@ -287,11 +285,6 @@ export class OrderState implements OrderFields {
   tradedValue = 0;
   /** Quantity when created (balancing-group decrease cap). */
   originalQty = 0;
-  executionType: ExecutionType = 'normal';
-  validityType: ValidityType = 'day';
-  validity: number | null = null;
-  expiresAt: number | null = null;
-  createdAt = 0;
   lastModifiedAt = 0;
   status: OrderStatus = 'created';
   suspended = false;
@@ -301,12 +294,6 @@ export class OrderState implements OrderFields {
   live = false;
   /** Time priority sequence. */
   priority = 0;
-  balancingGroupId: string | null = null;
-  initiator = false;
-  /** A market order (IOC / FOK without a limit). */
-  market = false;
-  /** Power per settlement interval as entered, or null (derived from qty). */
-  powerPerInterval: number | null = null;
   /** Margin and exposure this order reserves on its client (amount units). */
   reservedMargin = 0;
   reservedValue = 0;
@@ -318,6 +305,55 @@ export class OrderState implements OrderFields {
   cPrev: OrderState | null = null;
   cNext: OrderState | null = null;
   cas!: ClientAssetState;
+
+  // The header's fields, read as the order's own (the engine's rules read them by these names).
+  /** Per-asset constants at creation (market, session date, product factors). */
+  get product(): ProductInfo {
+    return this.header.product;
+  }
+  get clientCode(): string {
+    return this.header.clientCode;
+  }
+  get brokerId(): string | null {
+    return this.header.brokerId;
+  }
+  get way(): Way {
+    return this.header.way;
+  }
+  get executionType(): ExecutionType {
+    return this.header.executionType;
+  }
+  get validityType(): ValidityType {
+    return this.header.validityType;
+  }
+  get validity(): number | null {
+    return this.header.validity;
+  }
+  get expiresAt(): number | null {
+    return this.header.expiresAt;
+  }
+  get createdAt(): number {
+    return this.header.createdAt;
+  }
+  get balancingGroupId(): string | null {
+    return this.header.balancingGroupId;
+  }
+  get initiator(): boolean {
+    return this.header.initiator;
+  }
+  /** A market order (IOC / FOK without a limit). */
+  get market(): boolean {
+    return this.header.market;
+  }
+  /** Power per settlement interval as entered, or null (derived from qty). */
+  get powerPerInterval(): number | null {
+    return this.header.powerPerInterval;
+  }
+
+  /** A modify changed the validity: a new header, so earlier events keep the old one. */
+  setValidity(validityType: ValidityType, validity: number | null): void {
+    this.header = this.header.withValidity(validityType, validity);
+  }
 
   init(
     id: number,
@@ -340,31 +376,19 @@ export class OrderState implements OrderFields {
   ): this {
     this.id = id;
     this.assetId = product.assetId;
-    this.product = product;
-    this.clientCode = clientCode;
-    this.brokerId = brokerId;
-    this.way = way;
+    this.header = new OrderHeader(product, clientCode, brokerId, way, executionType, at, balancingGroupId, initiator, market, powerPerInterval, validityType, validity);
     this.side = way === 'bid' ? BID : ASK;
     this.price = price;
     this.remaining = qty;
     this.tradedQty = 0;
     this.tradedValue = 0;
     this.originalQty = qty;
-    this.executionType = executionType;
-    this.validityType = validityType;
-    this.validity = validity;
-    this.expiresAt = validityType === 'GTD' || validityType === 'GTSV' ? validity : null;
-    this.createdAt = at;
     this.lastModifiedAt = at;
     this.status = 'created';
     this.suspended = false;
     this.resting = false;
     this.live = true;
     this.priority = priority;
-    this.balancingGroupId = balancingGroupId;
-    this.initiator = initiator;
-    this.market = market;
-    this.powerPerInterval = powerPerInterval;
     this.reservedMargin = 0;
     this.reservedValue = 0;
     this.reservedContracts = 0;

@@ -9,6 +9,7 @@
  */
 import type { ErrorCode } from '../../protocol/error-codes.ts';
 import type { ExecutionType, OrderStatus, SessionPhase, ValidityType, Way } from '../../protocol/enums.ts';
+import type { OrderHeader, ProductInfo } from './events.ts';
 
 /** Decimals of every money amount the engine handles (funds, limits, margins, exposure). */
 export const AMOUNT_DECIMALS = 2;
@@ -296,7 +297,7 @@ export interface OrderView {
   lastModifiedAt: number;
   /** Time-priority sequence: lower goes first within a price level. */
   priority: number;
-  /** Place in its price level's queue (1 = first): computed by the queries (getOrder, listOrders); null in events and off the book. */
+  /** Place in its price level's queue (1 = first): computed by the queries (getOrder, listOrders); null from orderViewOf(event) and off the book. */
   position: number | null;
   powerPerInterval: number;
   totalQty: number;
@@ -366,11 +367,61 @@ export type OrderEventKind =
 
 export type CancelReason = 'user' | 'ioc' | 'expired';
 
+/**
+ * An order changed: what changed, as primitives, and the order's shared immutable header (never a
+ * copy of the whole order: `orderViewOf(event)` in events.ts builds the full OrderView on demand).
+ */
+export interface OrderEvent {
+  type: 'order';
+  kind: OrderEventKind;
+  orderId: OrderId;
+  /**
+   * Which command emitted it: the count of commands that changed the engine, this one included.
+   * Refusals and idle ticks (never journaled) do not count, so a replay gives every event the same
+   * seq; with the sequencer driving the engine from an empty journal it is the journal record's seq.
+   */
+  seq: number;
+  at: number;
+  /** Set for cancelled and expired (the key is always present, undefined otherwise). */
+  reason?: CancelReason;
+  status: OrderStatus;
+  suspended: boolean;
+  /** Limit price; a market order's is an internal limit (`header.market`; see limitPriceOf). */
+  price: number;
+  /** Open (offered) quantity. */
+  remaining: number;
+  tradedQty: number;
+  /** Sum of price × qty of its trades (the average traded price is tradedValue / tradedQty). */
+  tradedValue: number;
+  priority: number;
+  lastModifiedAt: number;
+  header: OrderHeader;
+}
+
+/** A match; `transactionViewOf(event)` in events.ts builds the SPEC §3 TransactionView. */
+export interface TradeEvent {
+  type: 'trade';
+  transactionId: TransactionId;
+  /** As OrderEvent.seq. */
+  seq: number;
+  at: number;
+  /** Asset, market, session date and contract size at the time of the trade. */
+  product: ProductInfo;
+  buyOrderId: OrderId;
+  sellOrderId: OrderId;
+  buyer: string;
+  seller: string;
+  buyerBrokerId: string | null;
+  sellerBrokerId: string | null;
+  /** Side of the order that took liquidity; in an uncross (auction, end of delta T) the side of the later order. */
+  aggressor: Way;
+  qty: number;
+  price: number;
+}
+
 export type EngineEvent =
-  /** An order changed; `order` is a copy of the order at that moment; `reason` for cancelled / expired. */
-  | { type: 'order'; kind: OrderEventKind; order: OrderView; at: number; reason?: CancelReason }
-  /** A match: the SPEC §3 transaction. */
-  | { type: 'trade'; transaction: TransactionView }
+  | OrderEvent
+  | TradeEvent
   /** The new aggregate of one price level (qty 0 and orders 0: the level is gone). */
   | { type: 'level'; assetId: string; way: Way; price: number; qty: number; orders: number }
   | { type: 'deltaT'; kind: 'start' | 'end'; assetId: string; endsAt: number; price: number; at: number }

@@ -10,7 +10,7 @@ import {
 } from '../../protocol/index.ts';
 import type { AuthService } from '../auth/auth-service.ts';
 import type { Engine } from '../engine/engine.ts';
-import type { EngineEvent, TransactionView } from '../engine/types.ts';
+import type { EngineEvent, TradeEvent } from '../engine/types.ts';
 import type { AssetRecord, Client } from '../store/reference.repository.ts';
 import type { Store } from '../store/store.ts';
 import type { UserRecord } from '../store/users.repository.ts';
@@ -72,7 +72,7 @@ function safe(value: bigint): number {
  */
 export class PositionBook {
   private readonly aggregates = new Map<string, Aggregate>();
-  private pending: TransactionView[] | null = [];
+  private pending: TradeEvent[] | null = [];
   private seededUpTo = 0n;
   readonly ready: Promise<void>;
 
@@ -89,15 +89,15 @@ export class PositionBook {
       }
       const waiting = this.pending ?? [];
       this.pending = null;
-      for (const transaction of waiting) this.apply(transaction);
+      for (const trade of waiting) this.apply(trade);
     });
   }
 
   onEvents = (events: readonly EngineEvent[]): void => {
     for (const event of events) {
       if (event.type !== 'trade') continue;
-      if (this.pending) this.pending.push(event.transaction);
-      else this.apply(event.transaction);
+      if (this.pending) this.pending.push(event);
+      else this.apply(event);
     }
   };
 
@@ -112,18 +112,19 @@ export class PositionBook {
     return out.sort((a, b) => (a.clientCode === b.clientCode ? a.assetId.localeCompare(b.assetId) : a.clientCode.localeCompare(b.clientCode)));
   }
 
-  private apply(transaction: TransactionView): void {
-    if (BigInt(transaction.transactionId) <= this.seededUpTo) return;
-    const scale = this.scales.get(transaction.assetId);
+  private apply(trade: TradeEvent): void {
+    if (BigInt(trade.transactionId) <= this.seededUpTo) return;
+    const { assetId, sessionDate: txDate } = trade.product;
+    const scale = this.scales.get(assetId);
     if (!scale) return;
-    const raw = BigInt(transaction.price) * BigInt(transaction.qty);
+    const raw = BigInt(trade.price) * BigInt(trade.qty);
     const shift = ACCOUNT_AMOUNT_DECIMALS - scale.priceDecimals - scale.quantityDecimals;
     const value = shift >= 0 ? raw * 10n ** BigInt(shift) : ceilDiv(raw, 10n ** BigInt(-shift));
-    for (const [clientCode, side] of [[transaction.buyer, 'buy'], [transaction.seller, 'sell']] as const) {
-      const aggregate = this.aggregateFor(clientCode, transaction.assetId, transaction.txDate);
-      if (aggregate.sessionDate !== transaction.txDate) continue; // an older session's late trade: not this session's
+    for (const [clientCode, side] of [[trade.buyer, 'buy'], [trade.seller, 'sell']] as const) {
+      const aggregate = this.aggregateFor(clientCode, assetId, txDate);
+      if (aggregate.sessionDate !== txDate) continue; // an older session's late trade: not this session's
       const leg = aggregate[side];
-      leg.qty += BigInt(transaction.qty);
+      leg.qty += BigInt(trade.qty);
       leg.raw += raw;
       leg.value += value;
       leg.trades += 1;

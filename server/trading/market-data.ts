@@ -11,7 +11,8 @@ import {
   type PhaseUpdate,
 } from '../../protocol/index.ts';
 import type { Engine } from '../engine/engine.ts';
-import type { EngineEvent, OrderEventKind, OrderView } from '../engine/types.ts';
+import { limitPriceOf, orderViewOf } from '../engine/events.ts';
+import type { EngineEvent, OrderEvent, OrderEventKind } from '../engine/types.ts';
 import type { StompGateway } from '../gateway/stomp-gateway.ts';
 import { OwnPrices } from './own-prices.ts';
 import { orderToWire, statsToWire, tradeToWire, transactionToWire } from './wire.ts';
@@ -58,8 +59,8 @@ export class MarketDataPublisher {
   private readonly bookSeq = new Map<string, number>();
   /** Each asset's book as the deltas sent so far describe it (what a subscriber has at `seq`). */
   private readonly published = new Map<string, { bid: Map<number, BookLevel>; ask: Map<number, BookLevel> }>();
-  /** Orders finished lately per client, replayed on subscribe so a client that was away learns their end. */
-  private readonly recentlyFinished = new Map<string, OrderView[]>();
+  /** Orders finished lately per client (their last event), replayed on subscribe so a client that was away learns their end. */
+  private readonly recentlyFinished = new Map<string, OrderEvent[]>();
   private readonly pendingLevels = new Map<string, Map<string, BookLevelChange>>();
   private readonly dirtyWatch = new Set<string>();
   private readonly lastPrice = new Map<string, number>();
@@ -78,20 +79,30 @@ export class MarketDataPublisher {
     this.assetInfo = new Map(options.assets.map((asset) => [asset.id, { marketId: asset.marketId, type: asset.type }]));
     this.conflateMs = options.conflateMs ?? 0;
     this.now = options.now ?? Date.now;
-    for (const order of options.engine.listOrders()) this.track(order);
+    // Live orders only: none is finished yet.
+    for (const order of options.engine.listOrders()) {
+      this.ownPrices.track(order);
+      this.markDirty(order.assetId, order.clientCode);
+    }
   }
 
-  private track(order: OrderView): void {
-    this.ownPrices.track(order);
-    if (order.status === 'traded' || order.status === 'cancelled') {
-      const finished = this.recentlyFinished.get(order.clientCode) ?? [];
-      finished.push(order);
-      if (finished.length > RECENTLY_FINISHED_PER_CLIENT) finished.shift();
-      this.recentlyFinished.set(order.clientCode, finished);
+  private track(event: OrderEvent): void {
+    const { clientCode, way, product } = event.header;
+    const finished = event.status === 'traded' || event.status === 'cancelled';
+    this.ownPrices.apply(product.assetId, clientCode, event.orderId, way, limitPriceOf(event), event.suspended, finished);
+    if (finished) {
+      const recent = this.recentlyFinished.get(clientCode) ?? [];
+      recent.push(event);
+      if (recent.length > RECENTLY_FINISHED_PER_CLIENT) recent.shift();
+      this.recentlyFinished.set(clientCode, recent);
     }
-    let dirty = this.dirtyClients.get(order.assetId);
-    if (!dirty) this.dirtyClients.set(order.assetId, (dirty = new Set()));
-    dirty.add(order.clientCode);
+    this.markDirty(product.assetId, clientCode);
+  }
+
+  private markDirty(assetId: string, clientCode: string): void {
+    let dirty = this.dirtyClients.get(assetId);
+    if (!dirty) this.dirtyClients.set(assetId, (dirty = new Set()));
+    dirty.add(clientCode);
   }
 
   /** The gateway's onSubscribe hook: a book snapshot, the current phase, or the market watch rows. */
@@ -105,7 +116,7 @@ export class MarketDataPublisher {
       const clients = new Set(principal.clientCodes);
       const seq = this.options.lastJournalSeq();
       for (const clientCode of clients) {
-        for (const order of this.recentlyFinished.get(clientCode) ?? []) reply({ seq, order: orderToWire(order) });
+        for (const event of this.recentlyFinished.get(clientCode) ?? []) reply({ seq, order: orderToWire(orderViewOf(event)) });
       }
       for (const order of engine.listOrders()) if (clients.has(order.clientCode)) reply({ seq, order: orderToWire(order) });
       return;
@@ -171,7 +182,7 @@ export class MarketDataPublisher {
    */
   onEvents = (events: EngineEvent[], journalSeq: number): void => {
     const { gateway, usersOfClient } = this.options;
-    let finalOrders: Map<number, OrderView> | null = null;
+    let finalOrders: Map<number, OrderEvent> | null = null;
     for (const event of events) {
       switch (event.type) {
         case 'level': {
@@ -182,31 +193,34 @@ export class MarketDataPublisher {
           break;
         }
         case 'order': {
-          this.track(event.order);
-          (finalOrders ??= new Map()).set(event.order.orderId, event.order);
+          this.track(event);
+          (finalOrders ??= new Map()).set(event.orderId, event);
+          const { assetId } = event.header.product;
           const activity = activityOf[event.kind];
           if (activity) {
-            gateway.publish(destinations.activity(event.order.assetId), {
-              assetId: event.order.assetId,
+            gateway.publish(destinations.activity(assetId), {
+              assetId,
               type: activity,
-              orderId: String(event.order.orderId),
-              price: event.order.price,
-              qty: event.order.qty,
+              orderId: String(event.orderId),
+              price: limitPriceOf(event),
+              qty: event.tradedQty + event.remaining,
               endsAt: null,
               at: new Date(event.at).toISOString(),
             } satisfies AssetActivity);
           }
-          this.dirtyWatch.add(event.order.assetId);
+          this.dirtyWatch.add(assetId);
           break;
         }
         case 'trade': {
-          const { transaction } = event;
-          gateway.publish(destinations.trades(transaction.assetId), tradeToWire(transaction));
-          const wire = transactionToWire(transaction);
-          const parties = new Set([...usersOfClient(transaction.buyer), ...usersOfClient(transaction.seller)]);
-          for (const userId of parties) gateway.sendToUser(userId, destinations.myTrades, wire);
-          this.lastPrice.set(transaction.assetId, transaction.price);
-          this.dirtyWatch.add(transaction.assetId);
+          const { assetId } = event.product;
+          gateway.publish(destinations.trades(assetId), tradeToWire(event));
+          const parties = new Set([...usersOfClient(event.buyer), ...usersOfClient(event.seller)]);
+          if (parties.size > 0) {
+            const wire = transactionToWire(event);
+            for (const userId of parties) gateway.sendToUser(userId, destinations.myTrades, wire);
+          }
+          this.lastPrice.set(assetId, event.price);
+          this.dirtyWatch.add(assetId);
           break;
         }
         case 'deltaT':
@@ -242,9 +256,12 @@ export class MarketDataPublisher {
       }
     }
     if (finalOrders) {
-      for (const order of finalOrders.values()) {
-        const update = { seq: journalSeq, order: orderToWire(order) };
-        for (const userId of usersOfClient(order.clientCode)) gateway.sendToUser(userId, destinations.myOrders, update);
+      for (const event of finalOrders.values()) {
+        // The full order is built only for clients someone acts for.
+        const users = usersOfClient(event.header.clientCode);
+        if (users.length === 0) continue;
+        const update = { seq: journalSeq, order: orderToWire(orderViewOf(event)) };
+        for (const userId of users) gateway.sendToUser(userId, destinations.myOrders, update);
       }
     }
     if (this.conflateMs === 0) this.flush();

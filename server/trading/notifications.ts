@@ -1,5 +1,6 @@
 import { destinations, type Notification } from '../../protocol/index.ts';
-import type { Actor, EngineEvent, OrderView } from '../engine/types.ts';
+import { limitPriceOf } from '../engine/events.ts';
+import type { Actor, EngineEvent, OrderEvent } from '../engine/types.ts';
 import type { StompGateway } from '../gateway/stomp-gateway.ts';
 import type { Store } from '../store/store.ts';
 
@@ -48,21 +49,23 @@ export class NotificationPublisher {
     for (const event of events) {
       switch (event.type) {
         case 'trade': {
-          const { transaction: t } = event;
-          const at = new Date(t.timestamp).toISOString();
-          const base = { transactionId: String(t.transactionId), assetId: t.assetId, qty: t.qty, price: t.price };
+          const t = event;
+          const at = new Date(t.at).toISOString();
+          const base = { transactionId: String(t.transactionId), assetId: t.product.assetId, qty: t.qty, price: t.price };
           this.toClient(t.buyer, 'orderTraded', { ...base, orderId: String(t.buyOrderId), way: 'bid', clientCode: t.buyer }, at);
           this.toClient(t.seller, 'orderTraded', { ...base, orderId: String(t.sellOrderId), way: 'ask', clientCode: t.seller }, at);
           break;
         }
-        case 'order':
-          if (event.kind === 'expired') this.toClient(event.order.clientCode, 'orderExpired', orderValues(event.order), new Date(event.at).toISOString());
+        case 'order': {
+          const { clientCode } = event.header;
+          if (event.kind === 'expired') this.toClient(clientCode, 'orderExpired', orderValues(event), new Date(event.at).toISOString());
           else if (event.kind === 'cancelled' && event.reason !== undefined && event.reason !== 'user') {
-            this.toClient(event.order.clientCode, 'orderCancelled', { ...orderValues(event.order), reason: event.reason }, new Date(event.at).toISOString());
-          } else if (event.kind === 'cancelled' && actor?.userId !== undefined && !this.options.usersOfClient(event.order.clientCode).includes(actor.userId)) {
-            this.toClient(event.order.clientCode, 'orderCancelled', { ...orderValues(event.order), reason: 'operator' }, new Date(event.at).toISOString());
+            this.toClient(clientCode, 'orderCancelled', { ...orderValues(event), reason: event.reason }, new Date(event.at).toISOString());
+          } else if (event.kind === 'cancelled' && actor?.userId !== undefined && !this.options.usersOfClient(clientCode).includes(actor.userId)) {
+            this.toClient(clientCode, 'orderCancelled', { ...orderValues(event), reason: 'operator' }, new Date(event.at).toISOString());
           }
           break;
+        }
         case 'phase': {
           if (event.assetId === null) (marketPhases ??= new Map()).set(event.marketId, event.phase);
           else if (marketPhases?.get(event.marketId) === event.phase) break;
@@ -89,9 +92,12 @@ export class NotificationPublisher {
   }
 }
 
-function orderValues(order: OrderView): Values {
-  const values: Values = { orderId: String(order.orderId), assetId: order.assetId, way: order.way, qty: order.offeredQty, clientCode: order.clientCode };
-  if (order.price !== null) values.price = order.price;
+/** What a notification names of an order: its open quantity, and its price unless a market order. */
+function orderValues(event: OrderEvent): Values {
+  const { header } = event;
+  const values: Values = { orderId: String(event.orderId), assetId: header.product.assetId, way: header.way, qty: event.remaining, clientCode: header.clientCode };
+  const price = limitPriceOf(event);
+  if (price !== null) values.price = price;
   return values;
 }
 

@@ -37,20 +37,24 @@ export class OwnPrices {
 
   /** Applies an order's new state (finished orders leave). */
   track(order: OrderView): void {
-    let clients = this.assets.get(order.assetId);
-    if (!clients) this.assets.set(order.assetId, (clients = new Map()));
-    let prices = clients.get(order.clientCode);
-    if (!prices) clients.set(order.clientCode, (prices = new ClientPrices()));
-    const before = prices.orders.get(order.orderId);
+    this.apply(order.assetId, order.clientCode, order.orderId, order.way, order.price, order.suspended, order.status === 'traded' || order.status === 'cancelled');
+  }
+
+  /** The same from an order's fields (an order event needs no full view for it); `price` null: a market order. */
+  apply(assetId: string, clientCode: string, orderId: number, way: Way, price: number | null, suspended: boolean, finished: boolean): void {
+    let clients = this.assets.get(assetId);
+    if (!clients) this.assets.set(assetId, (clients = new Map()));
+    let prices = clients.get(clientCode);
+    if (!prices) clients.set(clientCode, (prices = new ClientPrices()));
+    const before = prices.orders.get(orderId);
     if (before) decrement(prices[before.way], before.price);
-    const finished = order.status === 'traded' || order.status === 'cancelled';
-    if (finished) prices.orders.delete(order.orderId);
+    if (finished) prices.orders.delete(orderId);
     else {
-      const counted = !order.suspended && order.price !== null ? { way: order.way, price: order.price } : null;
-      prices.orders.set(order.orderId, counted);
+      const counted = !suspended && price !== null ? { way, price } : null;
+      prices.orders.set(orderId, counted);
       if (counted) prices[counted.way].set(counted.price, (prices[counted.way].get(counted.price) ?? 0) + 1);
     }
-    if (prices.empty) clients.delete(order.clientCode);
+    if (prices.empty) clients.delete(clientCode);
   }
 
   /** Clients with at least one active priced order on the asset. */

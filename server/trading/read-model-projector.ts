@@ -1,8 +1,17 @@
-import type { Order, SessionStats, Transaction } from '../../protocol/index.ts';
-import type { OrderEvent, OrderFill } from '../../protocol/order-history.ts';
-import type { EngineEvent } from '../engine/types.ts';
+import type { SessionStats } from '../../protocol/index.ts';
+import type { OrderEvent as WireOrderEvent, OrderFill } from '../../protocol/order-history.ts';
+import { orderViewOf } from '../engine/events.ts';
+import type { EngineEvent, OrderEvent, OrderView, TradeEvent } from '../engine/types.ts';
 import type { OrderEventRow, TradingRepository } from '../store/trading.repository.ts';
-import { orderToWire, statsToWire, transactionToWire } from './wire.ts';
+import { iso, orderToWire, statsToWire, transactionToWire } from './wire.ts';
+
+/** An order event waiting for its batch, with the fills the command gave the order before it. */
+interface PendingOrderEvent {
+  journalSeq: number;
+  eventIndex: number;
+  event: OrderEvent;
+  fills: OrderFill[];
+}
 
 /**
  * Keeps the store's orders (each one's latest state), order events, transactions and statistics in
@@ -11,11 +20,14 @@ import { orderToWire, statsToWire, transactionToWire } from './wire.ts';
  * store, is what an acknowledgement waits for; after a crash the replay re-projects everything.
  * Each batch is one transaction with its watermark (TradingRepository.writeBatch); the database
  * works on another thread or process (PGlite's worker thread, or PostgreSQL).
+ * Events wait as they are (compact, immutable) and become rows when their batch is written: the
+ * command path only files them, and an order changed many times in a batch is converted once.
  */
 export class ReadModelProjector {
-  private orders = new Map<string, Order>();
-  private orderEvents: OrderEventRow[] = [];
-  private transactions: Transaction[] = [];
+  /** Each order's last event in the batch. */
+  private orders = new Map<number, OrderEvent>();
+  private orderEvents: PendingOrderEvent[] = [];
+  private transactions: TradeEvent[] = [];
   private stats = new Map<string, SessionStats>();
   private running: Promise<void> | null = null;
   private lastError: Error | null = null;
@@ -60,17 +72,15 @@ export class ReadModelProjector {
     for (let index = 0; index < events.length; index++) {
       const event = events[index]!;
       if (event.type === 'order') {
-        const wire = orderToWire(event.order);
-        this.orders.set(wire.orderId, wire);
-        const own = fills?.get(event.order.orderId) ?? [];
-        fills?.delete(event.order.orderId);
-        if (journalSeq !== null) this.orderEvents.push({ journalSeq, eventIndex: index, clientCode: wire.clientCode, event: orderEventToWire(event, wire, own) });
+        this.orders.set(event.orderId, event);
+        const own = fills?.get(event.orderId) ?? [];
+        fills?.delete(event.orderId);
+        if (journalSeq !== null) this.orderEvents.push({ journalSeq, eventIndex: index, event, fills: own });
       } else if (event.type === 'trade') {
-        const { transaction } = event;
-        this.transactions.push(transactionToWire(transaction));
+        this.transactions.push(event);
         fills ??= new Map();
-        const fill = { transactionId: String(transaction.transactionId), price: transaction.price, qty: transaction.qty };
-        for (const orderId of [transaction.buyOrderId, transaction.sellOrderId]) fills.set(orderId, [...(fills.get(orderId) ?? []), fill]);
+        const fill = { transactionId: String(event.transactionId), price: event.price, qty: event.qty };
+        for (const orderId of [event.buyOrderId, event.sellOrderId]) fills.set(orderId, [...(fills.get(orderId) ?? []), fill]);
       } else if (event.type === 'stats') this.stats.set(`${event.stats.assetId}|${event.stats.sessionDate}`, statsToWire(event.stats, Date.now()));
     }
     // `finally` runs after the assignment even when there is nothing to write.
@@ -87,9 +97,9 @@ export class ReadModelProjector {
     while (this.orders.size > 0 || this.orderEvents.length > 0 || this.transactions.length > 0 || this.stats.size > 0 || this.pendingSeq > this.writtenSeq) {
       if (this.batchIntervalMs > 0) await new Promise((resolve) => setTimeout(resolve, this.batchIntervalMs));
       const seq = this.pendingSeq;
-      const orders = [...this.orders.values()];
-      const orderEvents = this.orderEvents;
-      const transactions = this.transactions;
+      const orders = Array.from(this.orders.values(), (event) => orderToWire(orderViewOf(event)));
+      const orderEvents = this.orderEvents.map(orderEventRow);
+      const transactions = this.transactions.map(transactionToWire);
       const stats = [...this.stats.values()];
       this.orders = new Map();
       this.orderEvents = [];
@@ -108,20 +118,25 @@ export class ReadModelProjector {
   }
 }
 
-function orderEventToWire(event: Extract<EngineEvent, { type: 'order' }>, wire: Order, fills: OrderFill[]): OrderEvent {
+function orderEventRow({ journalSeq, eventIndex, event, fills }: PendingOrderEvent): OrderEventRow {
+  const view = orderViewOf(event);
+  return { journalSeq, eventIndex, clientCode: view.clientCode, event: orderEventToWire(event, view, fills) };
+}
+
+function orderEventToWire(event: OrderEvent, view: OrderView, fills: OrderFill[]): WireOrderEvent {
   return {
-    orderId: wire.orderId,
+    orderId: String(view.orderId),
     kind: event.kind,
     at: new Date(event.at).toISOString(),
-    status: wire.status,
-    suspended: wire.suspended,
-    price: wire.price,
-    qty: wire.qty,
-    offeredQty: wire.offeredQty,
-    tradedQty: wire.tradedQty,
-    tradedPrice: wire.tradedPrice,
-    validityType: wire.validityType,
-    validity: wire.validity,
+    status: view.status,
+    suspended: view.suspended,
+    price: view.price,
+    qty: view.qty,
+    offeredQty: view.offeredQty,
+    tradedQty: view.tradedQty,
+    tradedPrice: view.tradedPrice,
+    validityType: view.validityType,
+    validity: view.validity === null ? null : iso(view.validity),
     reason: event.reason ?? null,
     fills: event.kind === 'traded' || event.kind === 'tradedPartially' ? fills : [],
   };

@@ -1,7 +1,8 @@
 import { Engine } from '../engine/engine.ts';
 import { Journal } from '../engine/journal/journal.ts';
+import { OrderHeader, ProductInfo } from '../engine/events.ts';
 import type { EngineSnapshot } from '../engine/snapshot.ts';
-import type { EngineCommand, EngineEvent, EngineResult } from '../engine/types.ts';
+import type { CancelReason, EngineCommand, EngineEvent, EngineResult, OrderEvent, OrderEventKind, OrderView } from '../engine/types.ts';
 
 /** What the journal keeps per command: the command and who sent it (idempotency keys rebuild from it). */
 export interface JournalEntry {
@@ -27,6 +28,76 @@ export interface SequencerSnapshot {
    * when the snapshot was taken keeps journalSeq null.
    */
   idempotency?: Array<[string, SequencedResult, number?]>;
+  /**
+   * 'compact': the results' events are compact order events (with their header). Absent in snapshots
+   * written before: their events carried the full order view (`order`), converted on load.
+   */
+  idempotencyEvents?: 'compact';
+}
+
+/** An order event as snapshots written before compact events stored it. */
+interface LegacyOrderEvent {
+  type: 'order';
+  kind: OrderEventKind;
+  order: OrderView;
+  at: number;
+  reason?: CancelReason;
+}
+
+/**
+ * The compact event of a remembered result from an older snapshot. The header's product constants
+ * are chosen to give back exactly the stored view's derived fields (noCnt, totalQty; power per
+ * interval is kept as stored), which is all a retry reads from it: orderViewOf(result) === view.
+ */
+export function orderEventFromLegacy(legacy: LegacyOrderEvent, seq: number): OrderEvent {
+  const view = legacy.order;
+  const qty = view.qty;
+  // ceil(qty / ceil(qty / noCnt)) === noCnt whenever noCnt came from some contract size
+  const contractQty = view.noCnt === qty || view.noCnt <= 0 ? 1 : Math.ceil(qty / view.noCnt);
+  const deliveryDays = qty === 0 ? 1 : view.totalQty / qty;
+  const product = new ProductInfo(view.assetId, view.marketId, view.sessionDate, contractQty, 24, deliveryDays, false);
+  const header = new OrderHeader(
+    product,
+    view.clientCode,
+    view.brokerId,
+    view.way,
+    view.executionType,
+    view.createdAt,
+    view.balancingGroupId,
+    view.initiator,
+    view.price === null,
+    view.powerPerInterval,
+    view.validityType,
+    view.validity,
+  );
+  return {
+    type: 'order',
+    kind: legacy.kind,
+    orderId: view.orderId,
+    seq,
+    at: legacy.at,
+    reason: legacy.reason,
+    status: view.status,
+    suspended: view.suspended,
+    price: view.price ?? 0,
+    remaining: view.offeredQty,
+    tradedQty: view.tradedQty,
+    // tradedPrice is tradedValue / tradedQty rounded: this value rounds back to it
+    tradedValue: (view.tradedPrice ?? 0) * view.tradedQty,
+    priority: view.priority,
+    lastModifiedAt: view.lastModifiedAt,
+    header,
+  };
+}
+
+function isLegacyOrderEvent(event: unknown): event is LegacyOrderEvent {
+  return typeof event === 'object' && event !== null && (event as { type?: unknown }).type === 'order' && 'order' in event && !('header' in event);
+}
+
+/** A remembered result as an older snapshot stored it, with its order event made compact. */
+function fromLegacyResult(result: SequencedResult, snapshotSeq: number): SequencedResult {
+  const events = result.events.map((event) => (isLegacyOrderEvent(event) ? orderEventFromLegacy(event, result.journalSeq ?? snapshotSeq) : event));
+  return { ...result, events };
 }
 
 /** How long an add's idempotency key is remembered: a trading day and more (a retry comes in seconds). */
@@ -39,7 +110,7 @@ function idempotencyKeyOf(userId: string, key: string): string {
 /** A remembered result without the events a retry does not need. */
 function compactResult(r: SequencedResult): SequencedResult {
   let last: EngineEvent | undefined;
-  for (const event of r.events) if (event.type === 'order' && event.order.orderId === r.orderId) last = event;
+  for (const event of r.events) if (event.type === 'order' && event.orderId === r.orderId) last = event;
   return { ...r, events: last ? [last] : [] };
 }
 
@@ -121,9 +192,14 @@ export class Sequencer {
   static async open(options: SequencerOptions): Promise<{ sequencer: Sequencer; replayed: number; truncatedBytes: number; snapshotSeq: number; replayGap: { fromSeq: number; toSeq: number } | null }> {
     const { journal, recovered } = await Journal.open<JournalEntry, SequencerSnapshot>(options.journalDir);
     const snapshotSeq = recovered.snapshot?.seq ?? 0;
-    const engine = recovered.snapshot ? Engine.fromSnapshot(recovered.snapshot.state.engine) : new Engine();
+    // An older snapshot lacks the engine's count of changing commands: every journaled record is one,
+    // so it is the snapshot's journal seq.
+    const engine = recovered.snapshot ? Engine.fromSnapshot(recovered.snapshot.state.engine, { changedCommands: snapshotSeq }) : new Engine();
     const sequencer = new Sequencer(journal, options.now ?? Date.now, engine, options);
-    for (const [key, result, at] of recovered.snapshot?.state.idempotency ?? []) sequencer.idempotency.set(key, { result, at: at ?? engine.clock });
+    const compactEvents = recovered.snapshot?.state.idempotencyEvents === 'compact';
+    for (const [key, result, at] of recovered.snapshot?.state.idempotency ?? []) {
+      sequencer.idempotency.set(key, { result: compactEvents ? result : fromLegacyResult(result, snapshotSeq), at: at ?? engine.clock });
+    }
     const fromSeq = options.replayFromSeq ?? 0;
     const replayGap = options.onReplayedEvents && fromSeq < snapshotSeq ? { fromSeq: fromSeq + 1, toSeq: snapshotSeq } : null;
     for (const record of recovered.records) {
@@ -235,7 +311,7 @@ export class Sequencer {
     const idempotency: Array<[string, SequencedResult, number]> = [];
     for (const [key, { result, at }] of this.idempotency) idempotency.push([key, result, at]);
     for (const [key, { result }] of this.syncing) idempotency.push([key, compactResult(result), this.engine.clock]);
-    const state: SequencerSnapshot = { engine: this.engine.exportState(), idempotency };
+    const state: SequencerSnapshot = { engine: this.engine.exportState(), idempotency, idempotencyEvents: 'compact' };
     const ready = this.beforeSnapshotWrite ? this.beforeSnapshotWrite(seq) : Promise.resolve();
     const written = ready.then(() => this.journal.snapshot(seq, state)).catch((error: unknown) => {
       if (!this.failed) this.onSnapshotError(error as Error);

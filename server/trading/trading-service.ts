@@ -9,7 +9,8 @@ import {
   type OrderUpdate,
   type SessionPhase,
 } from '../../protocol/index.ts';
-import type { Actor, EngineResult, OrderView } from '../engine/types.ts';
+import { orderViewOf } from '../engine/events.ts';
+import type { Actor, EngineResult, OrderEvent } from '../engine/types.ts';
 import type { UserRecord } from '../store/users.repository.ts';
 import type { SequencedResult, Sequencer, UnstampedCommand } from './sequencer.ts';
 import { endOfDayInBucharest } from './time.ts';
@@ -105,12 +106,12 @@ export class TradingService {
     const orderId = result.orderId;
     // The order's last event holds its state after this command (also when it has left the engine,
     // fully traded or cancelled); it skips the queue-position walk of engine.getOrder.
-    let view: OrderView | undefined;
-    for (const event of result.events) if (event.type === 'order' && event.order.orderId === orderId) view = event.order;
-    if (view && result.journalSeq !== null) return { seq: result.journalSeq, order: orderToWire(view) };
-    // A remembered result (an idempotent retry) or a command that changed nothing: the order as it is now.
+    let last: OrderEvent | undefined;
+    for (const event of result.events) if (event.type === 'order' && event.orderId === orderId) last = event;
+    if (last && result.journalSeq !== null) return { seq: result.journalSeq, order: orderToWire(orderViewOf(last)) };
+    // A result still syncing when a snapshot was taken, or a command that changed nothing: the order as it is now.
     const { sequencer } = this.options;
-    view = orderId === undefined ? undefined : sequencer.engine.getOrder(orderId);
+    const view = orderId === undefined ? undefined : sequencer.engine.getOrder(orderId);
     if (!view) throw new ExchangeError(apiError('UNKNOWN_ERROR'));
     return { seq: sequencer.lastJournalSeq, order: orderToWire(view) };
   }

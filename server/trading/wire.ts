@@ -1,7 +1,8 @@
 import type { Order, SessionStats as WireStats, Trade, Transaction } from '../../protocol/index.ts';
-import type { OrderView, SessionStats, TransactionView } from '../engine/types.ts';
+import { contractsOf } from '../engine/events.ts';
+import type { OrderView, SessionStats, TradeEvent } from '../engine/types.ts';
 
-/** Engine views (numeric ids, epoch ms) to wire payloads (string ids, ISO UTC). */
+/** Engine views and events (numeric ids, epoch ms) to wire payloads (string ids, ISO UTC). */
 
 /**
  * Recently converted instants (direct-mapped on the low bits of the ms): an order's times repeat
@@ -51,33 +52,37 @@ export function orderToWire(order: OrderView): Order {
   };
 }
 
-export function tradeToWire(transaction: TransactionView): Trade {
+// Trades go to the wire straight from the compact event: the public trade and the parties'
+// transaction need no intermediate TransactionView (transactionViewOf gives the same values).
+export function tradeToWire(trade: TradeEvent): Trade {
+  const product = trade.product;
   return {
-    transactionId: String(transaction.transactionId),
-    assetId: transaction.assetId,
-    price: transaction.price,
-    qty: transaction.qty,
-    noCnt: transaction.noCnt,
-    aggressor: transaction.aggressor,
-    txDate: transaction.txDate,
-    timestamp: iso(transaction.timestamp),
+    transactionId: String(trade.transactionId),
+    assetId: product.assetId,
+    price: trade.price,
+    qty: trade.qty,
+    noCnt: contractsOf(product, trade.qty),
+    aggressor: trade.aggressor,
+    txDate: product.sessionDate,
+    timestamp: iso(trade.at),
   };
 }
 
-export function transactionToWire(transaction: TransactionView): Transaction {
+/** The SPEC transaction as its parties see it; the transfer and split fields are not set by matching. */
+export function transactionToWire(trade: TradeEvent): Transaction {
   return {
-    ...tradeToWire(transaction),
-    buyer: transaction.buyer,
-    seller: transaction.seller,
-    buyOrderId: String(transaction.buyOrderId),
-    sellOrderId: String(transaction.sellOrderId),
-    marginsExposureActive: transaction.marginsExposureActive,
-    externalTransactionId: transaction.externalTransactionId,
-    gasfwTransactionId: transaction.gasfwTransactionId,
-    transferTimestamp: isoOrNull(transaction.transferTimestamp),
-    parentTransactionId: transaction.parentTransactionId === null ? null : String(transaction.parentTransactionId),
-    grandParentTransactionId: transaction.grandParentTransactionId === null ? null : String(transaction.grandParentTransactionId),
-    splitTimestamp: isoOrNull(transaction.splitTimestamp),
+    ...tradeToWire(trade),
+    buyer: trade.buyer,
+    seller: trade.seller,
+    buyOrderId: String(trade.buyOrderId),
+    sellOrderId: String(trade.sellOrderId),
+    marginsExposureActive: trade.product.marginsExposureActive,
+    externalTransactionId: null,
+    gasfwTransactionId: null,
+    transferTimestamp: null,
+    parentTransactionId: null,
+    grandParentTransactionId: null,
+    splitTimestamp: null,
   };
 }
 

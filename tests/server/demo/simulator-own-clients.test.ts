@@ -71,11 +71,11 @@ describe('market simulator with its own agency and clients', () => {
 
     // Every order the simulator touched, every trade it made, is its own clients'.
     const orderEvents = events.flatMap((event) => (event.type === 'order' ? [event] : []));
-    const trades = events.flatMap((event) => (event.type === 'trade' ? [event.transaction] : []));
+    const trades = events.flatMap((event) => (event.type === 'trade' ? [event] : []));
     expect(orderEvents.filter((event) => event.kind === 'created').length).toBeGreaterThan(70);
     expect(orderEvents.some((event) => event.kind === 'cancelled')).toBe(true);
     expect(trades.length).toBeGreaterThan(0);
-    expect(orderEvents.filter((event) => !simulatorClients.has(event.order.clientCode))).toEqual([]);
+    expect(orderEvents.filter((event) => !simulatorClients.has(event.header.clientCode))).toEqual([]);
     expect(trades.filter((trade) => !simulatorClients.has(trade.buyer) || !simulatorClients.has(trade.seller))).toEqual([]);
 
     // The demo brokers' orders are unchanged.

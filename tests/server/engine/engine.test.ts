@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../../server/engine/engine.ts';
+import { orderViewOf } from '../../../server/engine/events.ts';
 import type { EngineCommand } from '../../../server/engine/types.ts';
 import { ASSET, MARKET, T0, eventsOf, expectConsistent, harness, orderEvents, queue, trades } from './helpers.ts';
 
@@ -96,7 +97,7 @@ describe('execution types', () => {
     const r = h.add({ assetId: ASSET, clientCode: 'C1', way: 'bid', price: 1_000, qty: 10, executionType: 'IOC' });
     expect(trades(r).map((t) => t.qty)).toEqual([4]);
     const last = orderEvents(r).at(-1)!;
-    expect([last.kind, last.reason, last.order.status, last.order.offeredQty]).toEqual(['cancelled', 'ioc', 'cancelled', 6]);
+    expect([last.kind, last.reason, last.status, orderViewOf(last).offeredQty]).toEqual(['cancelled', 'ioc', 'cancelled', 6]);
     expect(h.engine.getBook(ASSET)!.bids).toEqual([]);
   });
 
@@ -120,7 +121,7 @@ describe('execution types', () => {
       [3, 900, 'ask'],
       [3, 800, 'ask'],
     ]);
-    expect(orderEvents(r)[0]!.order.price).toBeNull();
+    expect(orderViewOf(orderEvents(r)[0]!).price).toBeNull();
     expect(h.engine.getBook(ASSET)).toEqual({ assetId: ASSET, bids: [], asks: [] });
     expect(h.add({ assetId: ASSET, clientCode: 'C2', way: 'ask', qty: 10 }).result).toBe('ORDER_PRICE_MISSING');
   });
@@ -135,9 +136,9 @@ describe('validity and expiry', () => {
     const gtc = h.place('bid', 995, 1, 'C4');
     expect(eventsOf(h.tick(T0 + 9_999), 'order')).toEqual([]);
     const r1 = h.tick(T0 + 10_000);
-    expect(orderEvents(r1).map((e) => [e.order.orderId, e.kind, e.reason, e.order.status])).toEqual([[gtd, 'expired', 'expired', 'cancelled']]);
+    expect(orderEvents(r1).map((e) => [e.orderId, e.kind, e.reason, e.status])).toEqual([[gtd, 'expired', 'expired', 'cancelled']]);
     const r2 = h.tick(T0 + 60_000);
-    expect(orderEvents(r2).map((e) => e.order.orderId)).toEqual([gtsv]);
+    expect(orderEvents(r2).map((e) => e.orderId)).toEqual([gtsv]);
     expect(h.engine.listOrders().map((o) => o.orderId)).toEqual([gtc]);
     expectConsistent(h);
   });
@@ -147,7 +148,7 @@ describe('validity and expiry', () => {
     const id = h.place('bid', 1_000, 1, 'C1', { validityType: 'GTD', validity: T0 + 10_000 });
     h.ok({ type: 'modifyOrder', at: h.now, orderId: id, validity: T0 + 50_000 });
     expect(orderEvents(h.tick(T0 + 20_000))).toEqual([]);
-    expect(orderEvents(h.tick(T0 + 50_000)).map((e) => e.order.orderId)).toEqual([id]);
+    expect(orderEvents(h.tick(T0 + 50_000)).map((e) => e.orderId)).toEqual([id]);
   });
 
   it('day orders expire when the session closes; GTC orders stay', () => {
@@ -156,7 +157,7 @@ describe('validity and expiry', () => {
     const gtc = h.place('bid', 995, 1, 'C3');
     h.phase('closing');
     const r = h.phase('closed');
-    expect(orderEvents(r).map((e) => [e.order.orderId, e.kind])).toEqual([[day, 'expired']]);
+    expect(orderEvents(r).map((e) => [e.orderId, e.kind])).toEqual([[day, 'expired']]);
     expect(h.engine.listOrders().map((o) => o.orderId)).toEqual([gtc]);
   });
 });
@@ -306,9 +307,9 @@ describe('determinism', () => {
     const h = harness();
     h.place('ask', 1_000, 4, 'C2');
     const r = h.add({ assetId: ASSET, clientCode: 'C1', way: 'bid', price: 1_000, qty: 4 });
-    const json = JSON.parse(JSON.stringify(r.events)) as Array<{ type: string; order?: { orderId: number }; transaction?: { price: number } }>;
-    expect(json.filter((e) => e.type === 'order').map((e) => e.order!.orderId)).toEqual([2, 1, 2]);
-    expect(json.find((e) => e.type === 'trade')!.transaction!.price).toBe(1_000);
+    const json = JSON.parse(JSON.stringify(r.events)) as Array<{ type: string; orderId?: number; price?: number }>;
+    expect(json.filter((e) => e.type === 'order').map((e) => e.orderId)).toEqual([2, 1, 2]);
+    expect(json.find((e) => e.type === 'trade')!.price).toBe(1_000);
   });
 
   it('each result owns its events: later commands neither reuse nor change them', () => {

@@ -8,8 +8,11 @@ import type {
   EngineEvent,
   EngineResult,
   ModifyOrderCommand,
+  OrderEvent,
+  TradeEvent,
   TransactionView,
 } from '../../../server/engine/types.ts';
+import { transactionViewOf } from '../../../server/engine/events.ts';
 
 export const T0 = Date.UTC(2026, 10, 23, 7, 0, 0);
 export const MARKET = 'GAS-SPOT';
@@ -116,11 +119,9 @@ export function harness(options: { asset?: Partial<AssetConfig>; clients?: Recor
   return h;
 }
 
-type OrderEvent = Extract<EngineEvent, { type: 'order' }>;
-type TradeEvent = Extract<EngineEvent, { type: 'trade' }>;
-
+/** The trades of a result as SPEC transactions. */
 export function trades(r: EngineResult): TransactionView[] {
-  return r.events.filter((e): e is TradeEvent => e.type === 'trade').map((e) => e.transaction);
+  return r.events.filter((e): e is TradeEvent => e.type === 'trade').map(transactionViewOf);
 }
 
 export function orderEvents(r: EngineResult): OrderEvent[] {

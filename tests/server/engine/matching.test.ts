@@ -35,7 +35,7 @@ describe('matching: price-time priority', () => {
     const h = harness();
     h.place('ask', 1_000, 4, 'C2');
     const r = h.add({ assetId: ASSET, clientCode: 'C1', way: 'bid', price: 1_005, qty: 10 });
-    const kinds = orderEvents(r).map((e) => [e.order.orderId, e.kind, e.order.status]);
+    const kinds = orderEvents(r).map((e) => [e.orderId, e.kind, e.status]);
     expect(kinds).toEqual([
       [r.orderId, 'created', 'created'],
       [1, 'traded', 'traded'],
@@ -132,8 +132,8 @@ describe('uncross', () => {
     const sim = simulateUncross(a);
     const price = uncross(s, a, 'auction', BID, T0);
     const done = s.takeEvents().filter((e) => e.type === 'trade');
-    expect(done.reduce((sum, e) => sum + (e.type === 'trade' ? e.transaction.qty : 0), 0)).toBe(sim.volume);
-    expect(new Set(done.map((e) => (e.type === 'trade' ? e.transaction.price : 0)))).toEqual(new Set([price]));
+    expect(done.reduce((sum, e) => sum + (e.type === 'trade' ? e.qty : 0), 0)).toBe(sim.volume);
+    expect(new Set(done.map((e) => (e.type === 'trade' ? e.price : 0)))).toEqual(new Set([price]));
     expect(a.book.crossed()).toBe(false);
     // at 101.75 (the midpoint: no reference price) nothing is left on the bid side, the ask at 101.50 keeps 8
     expect(price).toBe(10_175);

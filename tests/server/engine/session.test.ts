@@ -132,7 +132,7 @@ describe('tick', () => {
     const r = h.tick(due);
     const kinds: string[] = [];
     for (const e of r.events) {
-      if (e.type === 'order') kinds.push(`order:${e.kind}:${e.order.orderId}`);
+      if (e.type === 'order') kinds.push(`order:${e.kind}:${e.orderId}`);
       else if (e.type === 'deltaT') kinds.push(`deltaT:${e.kind}`);
       else if (e.type === 'phase' && e.assetId === null) kinds.push(`phase:${e.phase}`);
     }

@@ -43,7 +43,7 @@ describe('Sequencer idempotency', () => {
 
     // After the sync the result is kept without the events a retry does not need.
     const remembered = sequencer.idempotentResult('u1', 'retry-key-1')!;
-    expect(remembered.events.every((event) => event.type === 'order' && event.order.orderId === firstResult.orderId)).toBe(true);
+    expect(remembered.events.every((event) => event.type === 'order' && event.orderId === firstResult.orderId)).toBe(true);
     expect(remembered.events).toHaveLength(1);
     const later = await sequencer.submit(add, meta);
     expect(later.orderId).toBe(firstResult.orderId);
