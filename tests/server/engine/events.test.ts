@@ -85,7 +85,16 @@ describe('compact order and trade events', () => {
       fc.record({ op: fc.constant('tick' as const), ms: fc.integer({ min: 1, max: 40_000 }) }),
     );
     fc.assert(
-      fc.property(fc.array(op, { minLength: 1, maxLength: 60 }), (ops) => {
+      fc.property(fc.array(op, { minLength: 1, maxLength: 60 }), (drawn) => {
+        // every run starts with each kind a live order can end a command with, then the draw
+        const ops: Array<typeof drawn[number]> = [
+          { op: 'add', way: 'bid', price: 200, qty: 10, client: 'C1', gtd: false, ioc: false },
+          { op: 'suspend', pick: 0 },
+          { op: 'activate', pick: 0 },
+          { op: 'modify', pick: 0, price: null, qty: 8, validity: 2 },
+          { op: 'add', way: 'ask', price: 200, qty: 3, client: 'C3', gtd: false, ioc: false },
+          ...drawn,
+        ];
         const h = harness({ asset: { ...productAsset, priceStep: 1 } });
         const ids: number[] = [];
         /** seq of the last changing command seen (-1: none yet; the harness set-up counts too). */
@@ -138,7 +147,7 @@ describe('compact order and trade events', () => {
       }),
       { numRuns: 60 },
     );
-    // the runs reached every kind of event a live order can end a command with
+    // the comparisons covered every kind of event a live order can end a command with
     expect([...compared].sort()).toEqual(['activated', 'created', 'modified', 'suspended', 'tradedPartially']);
   });
 
