@@ -196,6 +196,8 @@ export class Sequencer {
     // so it is the snapshot's journal seq.
     const engine = recovered.snapshot ? Engine.fromSnapshot(recovered.snapshot.state.engine, { changedCommands: snapshotSeq }) : new Engine();
     const sequencer = new Sequencer(journal, options.now ?? Date.now, engine, options);
+    // Compact results come back as plain data (header and product without their classes): only their
+    // fields are read (orderViewOf). Older snapshots held full views: converted.
     const compactEvents = recovered.snapshot?.state.idempotencyEvents === 'compact';
     for (const [key, result, at] of recovered.snapshot?.state.idempotency ?? []) {
       sequencer.idempotency.set(key, { result: compactEvents ? result : fromLegacyResult(result, snapshotSeq), at: at ?? engine.clock });
