@@ -3,67 +3,12 @@
  * order's changing fields as primitives plus a reference to its immutable header (made once per
  * order, shared by the order's state and all its events), so emitting one allocates a single small
  * object. `orderViewOf` / `transactionViewOf` build the full SPEC views only for the consumers that
- * need them. Nothing here refers to the engine's pooled OrderState objects.
+ * need them (header.ts holds the header and product classes). Nothing here refers to the engine's
+ * pooled OrderState objects.
  */
-import type { ExecutionType, OrderStatus, ValidityType, Way } from '../../protocol/enums.ts';
+import type { OrderStatus } from '../../protocol/enums.ts';
+import type { OrderHeader, ProductInfo } from './header.ts';
 import type { OrderEvent, OrderView, TradeEvent, TransactionView } from './types.ts';
-
-/** Per-asset constants an order or transaction needs; replaced (never mutated) on config or session change. */
-export class ProductInfo {
-  constructor(
-    readonly assetId: string,
-    readonly marketId: string,
-    readonly sessionDate: string,
-    readonly contractQty: number,
-    readonly intervalsPerDay: number,
-    readonly deliveryDays: number,
-    readonly marginsExposureActive: boolean,
-  ) {}
-}
-
-/**
- * The part of an order no later command changes. Immutable: events keep a reference to it, so a
- * modify of the validity (the only attributes a resting order may change here) makes a new header.
- */
-export class OrderHeader {
-  /** When a GTD / GTSV order expires; null for day and GTC. */
-  readonly expiresAt: number | null;
-  constructor(
-    readonly product: ProductInfo,
-    readonly clientCode: string,
-    readonly brokerId: string | null,
-    readonly way: Way,
-    readonly executionType: ExecutionType,
-    readonly createdAt: number,
-    readonly balancingGroupId: string | null,
-    readonly initiator: boolean,
-    /** A market order (IOC / FOK without a limit): its price is an internal limit, shown as null. */
-    readonly market: boolean,
-    /** As entered, or null (then derived from the quantity). */
-    readonly powerPerInterval: number | null,
-    readonly validityType: ValidityType,
-    readonly validity: number | null,
-  ) {
-    this.expiresAt = validityType === 'GTD' || validityType === 'GTSV' ? validity : null;
-  }
-
-  withValidity(validityType: ValidityType, validity: number | null): OrderHeader {
-    return new OrderHeader(
-      this.product,
-      this.clientCode,
-      this.brokerId,
-      this.way,
-      this.executionType,
-      this.createdAt,
-      this.balancingGroupId,
-      this.initiator,
-      this.market,
-      this.powerPerInterval,
-      validityType,
-      validity,
-    );
-  }
-}
 
 /** An order at one moment: its header and changing fields (the engine's OrderState, or an order event). */
 export interface OrderMoment {

@@ -18,7 +18,7 @@
  */
 import type { ExecutionType, OrderStatus, SessionPhase, ValidityType, Way } from '../../protocol/enums.ts';
 import { configureAsset } from './configuration.ts';
-import { ProductInfo } from './events.ts';
+import { ProductInfo } from './header.ts';
 import type { ExpiryHeap } from './heap.ts';
 import type { OrderIndex } from './order-index.ts';
 import { ASK, BID, type SideIndex } from './sides.ts';

@@ -7,7 +7,8 @@
  */
 import type { ExecutionType, OrderStatus, SessionPhase, ValidityType, Way } from '../../protocol/enums.ts';
 import { Book, type Level } from './book.ts';
-import { OrderHeader, ProductInfo, type OrderMoment } from './events.ts';
+import type { OrderMoment } from './events.ts';
+import { OrderHeader, ProductInfo } from './header.ts';
 import { ASK, BID, NONE, sideOf, type SideIndex } from './sides.ts';
 import { AMOUNT_DECIMALS, type AssetConfig, type ClientConfig, type MarketConfig, type ScheduleEntry } from './types.ts';
 

@@ -9,7 +9,7 @@
  */
 import type { ErrorCode } from '../../protocol/error-codes.ts';
 import type { ExecutionType, OrderStatus, SessionPhase, ValidityType, Way } from '../../protocol/enums.ts';
-import type { OrderHeader, ProductInfo } from './events.ts';
+import type { OrderHeader, ProductInfo } from './header.ts';
 
 /** Decimals of every money amount the engine handles (funds, limits, margins, exposure). */
 export const AMOUNT_DECIMALS = 2;

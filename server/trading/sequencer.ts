@@ -1,6 +1,6 @@
 import { Engine } from '../engine/engine.ts';
 import { Journal } from '../engine/journal/journal.ts';
-import { OrderHeader, ProductInfo } from '../engine/events.ts';
+import { OrderHeader, ProductInfo } from '../engine/header.ts';
 import type { EngineSnapshot } from '../engine/snapshot.ts';
 import type { CancelReason, EngineCommand, EngineEvent, EngineResult, OrderEvent, OrderEventKind, OrderView } from '../engine/types.ts';
 
