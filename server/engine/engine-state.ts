@@ -3,12 +3,12 @@
  * the caches of the hot path. One object, handed to every part (orders, matching, session,
  * configuration, queries) as their first argument; the parts are plain functions.
  */
+import type { Way } from '../../protocol/enums.ts';
 import { ExpiryHeap } from './heap.ts';
 import { OrderIndex } from './order-index.ts';
 import { BID } from './sides.ts';
 import type { Level } from './book.ts';
 import type { AssetState, ClientState, MarketState, OrderState } from './state.ts';
-import type { Way } from '../../protocol/enums.ts';
 import type { CancelReason, EngineEvent, OrderEventKind } from './types.ts';
 
 const NO_EVENTS: EngineEvent[] = [];
