@@ -5,8 +5,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { currentCode } from '../server/auth/totp.ts';
 import { readDemoUsers } from '../server/demo/demo-exchange.ts';
 
@@ -30,13 +31,40 @@ export interface BenchServerEntry {
 
 const exchangeEntry: BenchServerEntry = { script: 'server/main.ts', ready: 'Exchange running' };
 
-/** Starts server/main.ts (simulator off) or `entry`; BENCH_CPU_PROF=1 writes its CPU profile to .tmp/prof. */
+/**
+ * With DATABASE_URL set, a schema of its own for one server (as fresh as its data directory: no read
+ * models or watermark of an earlier run), dropped by `drop`.
+ */
+async function freshSchema(databaseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  // pg takes the user from the URL, else PGUSER, else USER (which a bare environment may lack).
+  process.env.PGUSER ??= process.env.USER ?? userInfo().username;
+  const schema = `bench_${process.pid}_${Math.floor(Math.random() * 1e9)}`;
+  const run = async (sql: string) => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create schema ${schema}`);
+  const url = new URL(databaseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return { url: url.toString(), drop: () => run(`drop schema ${schema} cascade`) };
+}
+
+/**
+ * Starts server/main.ts (simulator off) or `entry`; BENCH_CPU_PROF=1 writes its CPU profile to .tmp/prof.
+ * With DATABASE_URL set the exchange keeps its read models in a fresh schema of that PostgreSQL database.
+ */
 export async function startBenchServer(name: string, maxSockets: number, entry: BenchServerEntry = exchangeEntry): Promise<BenchServer> {
   const port = 18_000 + Math.floor(Math.random() * 4000);
   const dataDir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
   const agent = new Agent({ keepAlive: true, maxSockets });
+  const schema = process.env.DATABASE_URL && entry === exchangeEntry ? await freshSchema(process.env.DATABASE_URL) : null;
   const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=.tmp/prof'] : []), ...serverNodeFlags, '--import', 'tsx', entry.script], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SIMULATOR: 'false', CLIENT_DIR: join(dataDir, 'no-client') },
+    env: { ...process.env, ...(schema ? { DATABASE_URL: schema.url } : {}), PORT: String(port), DATA_DIR: dataDir, SIMULATOR: 'false', CLIENT_DIR: join(dataDir, 'no-client') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -97,6 +125,7 @@ export async function startBenchServer(name: string, maxSockets: number, entry: 
         clearTimeout(killer);
       }
       rmSync(dataDir, { recursive: true, force: true });
+      await schema?.drop();
     },
   };
 }

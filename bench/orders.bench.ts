@@ -245,6 +245,18 @@ function report(label: string, measured: Measured): void {
   );
 }
 
+/**
+ * The line for scripts: the exchange, the floor of the same run and their ratio (acknowledged orders/s
+ * of the exchange over the floor's). Without the floor (BENCH_FLOOR=0) its fields read `-`.
+ */
+function summaryLine(exchange: Pick<Measured, 'ackedPerSecond' | 'p50' | 'p99'>, floor: Pick<Measured, 'ackedPerSecond' | 'p99'> | null): string {
+  const ratio = floor && floor.ackedPerSecond > 0 ? (exchange.ackedPerSecond / floor.ackedPerSecond).toFixed(2) : '-';
+  return (
+    `bench:orders acked_per_s=${exchange.ackedPerSecond} p50_ms=${exchange.p50.toFixed(2)} p99_ms=${exchange.p99.toFixed(2)} ` +
+    `floor_per_s=${floor ? floor.ackedPerSecond : '-'} floor_p99_ms=${floor ? floor.p99.toFixed(2) : '-'} ratio=${ratio}`
+  );
+}
+
 async function runBench(): Promise<void> {
   const settings = {
     seconds: Number(process.env.BENCH_SECONDS ?? 10),
@@ -258,10 +270,12 @@ async function runBench(): Promise<void> {
   );
 
   // The floor first, with the same load: Fastify and the journal alone (bench/floor-server.ts).
+  let floorMeasured: Measured | null = null;
   if (process.env.BENCH_FLOOR !== '0') {
     const floor = await startBenchServer('orders-floor', 1, { script: 'bench/floor-server.ts', ready: 'Floor running' });
     try {
-      report(`floor (${process.env.BENCH_FLOOR_HTTP === 'node' ? 'node:http' : 'Fastify'} + journal, no exchange)`, await measure(floor, [{ token: 'none', clients: ['RO-HIDRO'] }], settings));
+      floorMeasured = await measure(floor, [{ token: 'none', clients: ['RO-HIDRO'] }], settings);
+      report(`floor (${process.env.BENCH_FLOOR_HTTP === 'node' ? 'node:http' : 'Fastify'} + journal, no exchange)`, floorMeasured);
     } finally {
       await floor.stop();
     }
@@ -274,8 +288,8 @@ async function runBench(): Promise<void> {
       { token: await server.signIn('broker2'), clients: ['RO-TERMO'] },
     ];
     const measured = await measure(server, traders, settings);
-    report('exchange', measured);
-    console.log(`bench:orders acked_per_s=${measured.ackedPerSecond} p50_ms=${measured.p50.toFixed(2)} p99_ms=${measured.p99.toFixed(2)}`);
+    report(`exchange (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'} read models)`, measured);
+    console.log(summaryLine(measured, floorMeasured));
   } finally {
     await server.stop();
   }
