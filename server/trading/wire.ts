@@ -1,4 +1,4 @@
-import type { Order, SessionStats as WireStats, Trade, Transaction } from '../../protocol/index.ts';
+import type { Order, OrderUpdate, SessionStats as WireStats, Trade, Transaction } from '../../protocol/index.ts';
 import { contractsOf } from '../engine/events.ts';
 import type { OrderView, SessionStats, TradeEvent } from '../engine/types.ts';
 
@@ -50,6 +50,41 @@ export function orderToWire(order: OrderView): Order {
     expiresAt: isoOrNull(order.expiresAt),
     position: order.position,
   };
+}
+
+/** Strings JSON writes as they are between quotes (ids, codes, enum values, ISO instants). */
+const plainText = /^[\w .:+-]*$/;
+const text = (value: string): string => (plainText.test(value) ? `"${value}"` : JSON.stringify(value));
+const textOrNull = (value: string | null): string => (value === null ? 'null' : text(value));
+const number = (value: number): string => (Number.isFinite(value) ? `${value}` : 'null');
+const numberOrNull = (value: number | null): string => (value === null ? 'null' : number(value));
+
+/** Order's fields in orderToWire's (and the schema's) order; the type says when one is missing. */
+const orderJsonFields = [
+  'orderId', 'assetId', 'status', 'suspended', 'clientCode', 'brokerId', 'way', 'price', 'qty', 'noCnt', 'totalQty', 'powerPerInterval', 'tradedQty',
+  'tradedPrice', 'offeredQty', 'offeredPrice', 'executionType', 'validityType', 'validity', 'sessionDate', 'createdAt', 'lastModifiedAt', 'expiresAt', 'position',
+] as const satisfies ReadonlyArray<keyof Order>;
+type MissingOrderField = Exclude<keyof Order, (typeof orderJsonFields)[number]>;
+const everyOrderField: [MissingOrderField] extends [never] ? true : MissingOrderField = true;
+void everyOrderField;
+
+/**
+ * JSON.stringify(update) of an order call's reply, the same text, written field by field: about
+ * 3x faster than JSON.stringify on the reply path (strings that need escaping still go through it).
+ * `orderJsonFields` lists the fields in the order written here (tests compare with JSON.stringify).
+ */
+export function orderUpdateJson(update: OrderUpdate): string {
+  const o = update.order;
+  return (
+    `{"seq":${number(update.seq)},"order":{"orderId":${text(o.orderId)},"assetId":${text(o.assetId)},"status":${text(o.status)},` +
+    `"suspended":${o.suspended},"clientCode":${text(o.clientCode)},"brokerId":${textOrNull(o.brokerId)},"way":${text(o.way)},` +
+    `"price":${numberOrNull(o.price)},"qty":${number(o.qty)},"noCnt":${number(o.noCnt)},"totalQty":${number(o.totalQty)},` +
+    `"powerPerInterval":${numberOrNull(o.powerPerInterval)},"tradedQty":${number(o.tradedQty)},"tradedPrice":${numberOrNull(o.tradedPrice)},` +
+    `"offeredQty":${number(o.offeredQty)},"offeredPrice":${numberOrNull(o.offeredPrice)},"executionType":${text(o.executionType)},` +
+    `"validityType":${text(o.validityType)},"validity":${textOrNull(o.validity)},"sessionDate":${text(o.sessionDate)},` +
+    `"createdAt":${text(o.createdAt)},"lastModifiedAt":${text(o.lastModifiedAt)},"expiresAt":${textOrNull(o.expiresAt)},` +
+    `"position":${numberOrNull(o.position)}}}`
+  );
 }
 
 // Trades go to the wire straight from the compact event: the public trade and the parties'

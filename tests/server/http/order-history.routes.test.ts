@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderUpdateSchema } from '../../../protocol/index.ts';
 import { orderEventsResponseSchema, orderHistoryPageSchema, type OrderEvent } from '../../../protocol/order-history.ts';
 import { bucharestDate } from '../../../server/trading/time.ts';
 import { startTestServer, type TestServer } from '../../helpers/test-server.ts';
@@ -168,5 +169,25 @@ describe('GET /orders/:orderId/events', () => {
     expect((await t.get('/orders/999999/events', token1)).body.error).toEqual({ code: 'ORDER_NOT_FOUND', params: { orderId: '999999' } });
     expect((await t.get('/orders/abc/events', token1)).body.error).toEqual({ code: 'ORDER_NOT_FOUND', params: { orderId: 'abc' } });
     expect((await t.get(`/orders/${askId}/events`, adminToken)).status).toBe(200);
+  });
+});
+
+describe('order call replies', () => {
+  // Last in the file: the order it places would change the listings above.
+  it('are the JSON text of { seq, order } in the schema\'s field order, as JSON', async () => {
+    const call = async (method: string, path: string, body: unknown) => {
+      const response = await fetch(t.api + path, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token1}` }, body: JSON.stringify(body) });
+      return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+    };
+    const added = await call('POST', '/orders', { idempotencyKey: 'reply-text-1', assetId: 'GSPOT-DA', way: 'bid', price: 9_000, qty: 10, validityType: 'day', clientCode: 'RO-HIDRO' });
+    const modified = await call('PATCH', `/orders/${JSON.parse(added.text).order.orderId}`, { qty: 20 });
+    const cancelled = await call('POST', `/orders/${JSON.parse(added.text).order.orderId}/cancel`, {});
+    for (const [reply, status] of [[added, 201], [modified, 200], [cancelled, 200]] as const) {
+      expect(reply.status).toBe(status);
+      expect(reply.type).toBe('application/json; charset=utf-8');
+      // The schema's parse lists the fields in the schema's (orderToWire's) order: the text JSON.stringify wrote before.
+      expect(reply.text).toBe(JSON.stringify(orderUpdateSchema.parse(JSON.parse(reply.text))));
+    }
+    expect(JSON.parse(cancelled.text).order).toMatchObject({ status: 'cancelled', qty: 20, validity: null, tradedPrice: null });
   });
 });

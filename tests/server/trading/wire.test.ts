@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { transactionViewOf } from '../../../server/engine/events.ts';
-import { iso, transactionToWire } from '../../../server/trading/wire.ts';
 import { ASSET, harness, trades } from '../engine/helpers.ts';
+import type { OrderUpdate } from '../../../protocol/index.ts';
+import { iso, orderUpdateJson, transactionToWire } from '../../../server/trading/wire.ts';
 
 describe('iso', () => {
   it('writes every instant as toISOString does, also when instants share a cache slot', () => {
@@ -48,5 +49,62 @@ describe('trades to the wire from the compact event', () => {
       grandParentTransactionId: null,
       splitTimestamp: null,
     });
+  });
+});
+
+describe('orderUpdateJson', () => {
+  const order: OrderUpdate['order'] = {
+    orderId: '123456',
+    assetId: 'GSPOT-DA',
+    status: 'created',
+    suspended: false,
+    clientCode: 'RO-HIDRO',
+    brokerId: 'BR1',
+    way: 'bid',
+    price: 14_995,
+    qty: 30,
+    noCnt: 0,
+    totalQty: 30,
+    powerPerInterval: null,
+    tradedQty: 0,
+    tradedPrice: null,
+    offeredQty: 30,
+    offeredPrice: 14_995,
+    executionType: 'normal',
+    validityType: 'day',
+    validity: null,
+    sessionDate: '2026-11-25',
+    createdAt: '2026-11-25T12:00:00.123Z',
+    lastModifiedAt: '2026-11-25T12:00:00.123Z',
+    expiresAt: '2026-11-25T21:59:59.999Z',
+    position: 12,
+  };
+
+  it('writes the text JSON.stringify writes, field order and nulls included', () => {
+    const update = { seq: 42, order };
+    expect(orderUpdateJson(update)).toBe(JSON.stringify(update));
+    const finished = { seq: 7, order: { ...order, status: 'traded' as const, brokerId: null, price: null, tradedPrice: -5, position: null, expiresAt: null, validity: '2026-11-30T21:59:59.999Z' } };
+    expect(orderUpdateJson(finished)).toBe(JSON.stringify(finished));
+    // Strings that need escaping go through JSON.stringify; numbers JSON cannot write are null there too.
+    const odd = { seq: 0, order: { ...order, clientCode: 'a"b\\c\n\u0001ț', assetId: '</script>', qty: Number.NaN, price: Number.POSITIVE_INFINITY } };
+    expect(orderUpdateJson(odd)).toBe(JSON.stringify(odd));
+  });
+
+  it('matches JSON.stringify for any strings and numbers in every field', () => {
+    const value = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.integer(), fc.double(), fc.constant(null), fc.boolean());
+    const keys = Object.keys(order) as Array<keyof typeof order>;
+    const kinds: Record<string, unknown> = { ...order, brokerId: '', powerPerInterval: 0, tradedPrice: 0, validity: '', expiresAt: '', position: 0 };
+    const nullable = new Set(['brokerId', 'price', 'powerPerInterval', 'tradedPrice', 'offeredPrice', 'validity', 'expiresAt', 'position']);
+    fc.assert(
+      fc.property(fc.nat(), fc.array(fc.tuple(fc.constantFrom(...keys), value), { maxLength: 10 }), (seq, changes) => {
+        const changed: Record<string, unknown> = { ...order };
+        // Each field keeps its type: a string field gets a string, a number field a number, null only where allowed.
+        for (const [key, next] of changes) {
+          if (next === null ? nullable.has(key) : typeof next === typeof kinds[key]) changed[key] = next;
+        }
+        const update = { seq, order: changed as OrderUpdate['order'] };
+        expect(orderUpdateJson(update)).toBe(JSON.stringify(update));
+      }),
+    );
   });
 });
