@@ -10,6 +10,34 @@ interface WorkerError {
 
 type Answer = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: WorkerError };
 
+/** Text parameters from this many characters on cross the thread as UTF-8 bytes (see withBytes). */
+export const BYTES_FROM_CHARS = 16 * 1024;
+const encoder = new TextEncoder();
+
+/**
+ * A query's parameters with the long strings (the read models' JSON rows, hundreds of KB) encoded
+ * to UTF-8 and moved, not copied, to the worker, which decodes them (`textParams` says which): the
+ * structured clone of a long string cost this thread about twice the encoding.
+ */
+function withBytes(params: unknown[]): { params: unknown[]; textParams: number[]; transfer: ArrayBuffer[] } {
+  let textParams: number[] | null = null;
+  let out = params;
+  const transfer: ArrayBuffer[] = [];
+  for (let index = 0; index < params.length; index++) {
+    const param = params[index];
+    if (typeof param !== 'string' || param.length < BYTES_FROM_CHARS) continue;
+    if (!textParams) {
+      textParams = [];
+      out = [...params];
+    }
+    const bytes = encoder.encode(param);
+    out[index] = bytes;
+    textParams.push(index);
+    transfer.push(bytes.buffer as ArrayBuffer);
+  }
+  return { params: out, textParams: textParams ?? [], transfer };
+}
+
 /** Rebuilt on this side with the database's own fields (code, detail, constraint...). */
 function toError(described: WorkerError): Error {
   const { name, message, ...fields } = described;
@@ -82,12 +110,15 @@ export async function openPgliteThread(dataDir: string | undefined): Promise<Dat
     return new Promise<T>((resolve, reject) => pending.set(id, { resolve: resolve as (value: unknown) => void, reject }));
   }
 
-  function request<T>(message: Record<string, unknown>): Promise<T> {
+  function request<T>(message: Record<string, unknown>, params?: unknown[]): Promise<T> {
     const id = nextId++;
     const answer = expect<T>(id);
     if (!dead) {
       try {
-        worker.postMessage({ ...message, id });
+        if (params) {
+          const encoded = withBytes(params);
+          worker.postMessage({ ...message, params: encoded.params, textParams: encoded.textParams, id }, encoded.transfer);
+        } else worker.postMessage({ ...message, id });
       } catch (error) {
         // A parameter that cannot cross the thread (a function, say): this request fails, nothing else.
         settle(id, { ok: false, error: error as Error });
@@ -99,7 +130,7 @@ export async function openPgliteThread(dataDir: string | undefined): Promise<Dat
   return {
     kind: 'pglite',
     query<Row>(sql: string, params: unknown[] = []) {
-      return request<Row[]>({ op: 'query', sql, params });
+      return request<Row[]>({ op: 'query', sql }, params);
     },
     async transaction<T>(work: (tx: Queryable) => Promise<T>) {
       const tx = nextTx++;
@@ -115,7 +146,7 @@ export async function openPgliteThread(dataDir: string | undefined): Promise<Dat
       }
       let result: T;
       try {
-        result = await work({ query: <Row>(sql: string, params: unknown[] = []) => request<Row[]>({ op: 'txQuery', tx, sql, params }) });
+        result = await work({ query: <Row>(sql: string, params: unknown[] = []) => request<Row[]>({ op: 'txQuery', tx, sql }, params) });
       } catch (error) {
         if (!dead) worker.postMessage({ op: 'end', tx, commit: false });
         await ended.catch(() => {});

@@ -14,6 +14,14 @@ function describe(error) {
 }
 
 let db;
+const decoder = new TextDecoder();
+
+/** The parameters as sent, with the long strings the main thread moved over as UTF-8 bytes decoded back. */
+function paramsOf(message) {
+  const params = message.params;
+  for (const index of message.textParams ?? []) params[index] = decoder.decode(params[index]);
+  return params;
+}
 /** Open transactions by id: their queries, and how the main thread ends them. */
 const transactions = new Map();
 
@@ -30,7 +38,7 @@ async function handle(message) {
   try {
     switch (op) {
       case 'query':
-        reply(id, (await db.query(message.sql, message.params)).rows);
+        reply(id, (await db.query(message.sql, paramsOf(message))).rows);
         return;
       case 'exec':
         await db.exec(message.sql);
@@ -62,7 +70,7 @@ async function handle(message) {
       case 'txQuery': {
         const open = transactions.get(message.tx);
         if (!open) throw new Error(`transaction ${message.tx} is not open`);
-        reply(id, (await open.tx.query(message.sql, message.params)).rows);
+        reply(id, (await open.tx.query(message.sql, paramsOf(message))).rows);
         return;
       }
       case 'end': {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/store/database.ts';
-import { openPgliteThread } from '../../../server/store/pglite-thread.ts';
+import { BYTES_FROM_CHARS, openPgliteThread } from '../../../server/store/pglite-thread.ts';
 
 describe('PGlite on its own thread', () => {
   let db: Database;
@@ -15,6 +15,20 @@ describe('PGlite on its own thread', () => {
     await db.query('insert into account (id, balance, note) values ($1, $2, $3)', [1, 500, { owner: 'RO-HIDRO' }]);
     const rows = await db.query<{ id: number; balance: number; note: { owner: string } }>('select id, balance, note from account where id = $1', [1]);
     expect(rows).toEqual([{ id: 1, balance: 500, note: { owner: 'RO-HIDRO' } }]);
+  });
+
+  it('passes long text parameters (sent as UTF-8 bytes) whole, beside short ones, in and out of transactions', async () => {
+    const rows = Array.from({ length: 400 }, (_, index) => ({ index, client: `RO-ȚĂRANU-${index}`, note: 'ünïcödé 🚀 "quoted" \\ back' }));
+    const long = JSON.stringify(rows);
+    expect(long.length).toBeGreaterThan(BYTES_FROM_CHARS);
+    const [echo] = await db.query<{ text: string; n: number; tag: string }>('select $1::text as text, jsonb_array_length($1::jsonb) as n, $2::text as tag', [long, 'short']);
+    expect(echo).toEqual({ text: long, n: 400, tag: 'short' });
+    const inTransaction = await db.transaction(async (tx) => (await tx.query<{ last: string }>("select ($1::jsonb -> 399 ->> 'client') as last", [long]))[0]!.last);
+    expect(inTransaction).toBe('RO-ȚĂRANU-399');
+    // The caller's array is left as it was (the bytes went in a copy of it).
+    const params: unknown[] = [long];
+    await db.query('select $1::text', params);
+    expect(params[0]).toBe(long);
   });
 
   it('keeps the database error fields across the thread', async () => {
