@@ -40,9 +40,4 @@ export default defineConfig(
       ],
     },
   },
-  {
-    // TEMPORARY: other helpers' folders, lead removes after merge (the findings are listed in the lint hand-over).
-    files: ['bench/bench-server.ts', 'bench/engine-allocprof.ts', 'server/store/data-dir-lock.ts'],
-    rules: { '@typescript-eslint/no-explicit-any': 'off', 'preserve-caught-error': 'off' },
-  },
 );

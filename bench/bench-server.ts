@@ -11,9 +11,13 @@ import pg from 'pg';
 import { currentCode } from '../server/auth/totp.ts';
 import { readDemoUsers } from '../server/demo/demo-exchange.ts';
 
+/** A reply body as the bench reads it: untyped JSON (the routes' own tests check the shapes). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any reply shape, read field by field
+type JsonBody = any;
+
 export interface BenchServer {
   port: number;
-  call(method: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: any }>;
+  call(method: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: JsonBody }>;
   signIn(username: string): Promise<string>;
   /** CPU time (user + system) the server process has used so far, in ms; NaN where /proc is missing. */
   cpuMs(): number;
@@ -74,7 +78,7 @@ export async function startBenchServer(name: string, maxSockets: number, entry: 
     child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
 
-  function call(method: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: any }> {
+  function call(method: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: JsonBody }> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const req = request(

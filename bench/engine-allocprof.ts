@@ -11,6 +11,7 @@ configure(warm);
 for (let i = 0; i < commands.length; i++) warm.execute(commands[i]!);
 const session = new Session();
 session.connect();
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- inspector replies differ per method
 const post = (method: string, params?: object): Promise<any> => new Promise((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))));
 await post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
 const engine = new Engine();
@@ -18,6 +19,7 @@ configure(engine);
 for (let i = 0; i < commands.length; i++) engine.execute(commands[i]!);
 const { profile } = await post('HeapProfiler.stopSampling');
 const self = new Map<string, number>();
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a heap-profile node as the inspector sends it
 const walk = (node: any): void => {
   const k = `${node.callFrame.functionName}:${node.callFrame.lineNumber + 1}`;
   self.set(k, (self.get(k) ?? 0) + node.selfSize);

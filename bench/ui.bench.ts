@@ -167,8 +167,8 @@ async function openWithPlaywright(t: TestServer, path: string): Promise<BenchPag
 /** A minimal DevTools protocol client: commands and events over the browser's socket (flat sessions). */
 class DevTools {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (value: any) => void; reject: (error: Error) => void }>(); // eslint-disable-line @typescript-eslint/no-explicit-any
-  readonly listeners = new Map<string, (params: any) => void>(); // eslint-disable-line @typescript-eslint/no-explicit-any
+  private readonly pending = new Map<number, { resolve: (value: any) => void; reject: (error: Error) => void }>(); // eslint-disable-line @typescript-eslint/no-explicit-any -- CDP replies and events differ per method
+  readonly listeners = new Map<string, (params: any) => void>(); // eslint-disable-line @typescript-eslint/no-explicit-any -- CDP replies and events differ per method
 
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (data) => {
@@ -191,7 +191,7 @@ class DevTools {
     return new DevTools(socket);
   }
 
-  send<R = any>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<R> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  send<R = any>(method: string, params: Record<string, unknown> = {}, sessionId?: string): Promise<R> { // eslint-disable-line @typescript-eslint/no-explicit-any -- CDP replies and events differ per method
     const id = this.nextId++;
     this.socket.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
     return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));

@@ -261,7 +261,6 @@ export type EngineCommand =
   | UpsertClientCommand
   | SetSettlementPriceCommand;
 
-export type EngineCommandType = EngineCommand['type'];
 
 // ---------------------------------------------------------------------------------------------------
 // Views and events

@@ -11,7 +11,7 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
     return await lockfile.lock(dataDir, { lockfilePath: `${dataDir}/.lock`, stale: 10_000, update: 2_000, realpath: false });
   } catch (error) {
     if ((error as { code?: string }).code === 'ELOCKED') {
-      throw new Error(`The data directory ${dataDir} is in use by another exchange process. Stop it, or set DATA_DIR to another folder.`);
+      throw new Error(`The data directory ${dataDir} is in use by another exchange process. Stop it, or set DATA_DIR to another folder.`, { cause: error });
     }
     throw error;
   }
