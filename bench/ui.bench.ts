@@ -22,7 +22,7 @@
  * A delta's delay counts from when the driver made it, so the conflation wait is inside the figure.
  *
  * The browser: Debian's Chromium with the e2e flags, driven over a bare DevTools socket that uses
- * Runtime only (Profiler and Tracing when asked); the session is put in sessionStorage from a sign-in
+ * Runtime only (Profiler and Tracing when asked); the session is put in localStorage from a sign-in
  * over the API. UI_BENCH_DRIVER=playwright drives it through Playwright instead, as the e2e tests do;
  * Playwright keeps the DevTools Network domain on, so Chromium copies every WebSocket frame to the
  * driver, a cost per message no trader's browser pays.
@@ -205,7 +205,7 @@ class DevTools {
 /**
  * Debian's Chromium started by the bench with the e2e flags and a DevTools socket of which only
  * Runtime (and, when asked, Profiler and Tracing) is used: no domain that instruments the network.
- * The session is the one the app keeps in sessionStorage (src/auth/session.ts), from a sign-in over
+ * The session is the one the app keeps in localStorage (src/auth/session.ts), from a sign-in over
  * the API.
  */
 async function openBare(t: TestServer, path: string): Promise<BenchPage> {
@@ -268,12 +268,12 @@ async function openBare(t: TestServer, path: string): Promise<BenchPage> {
     await devtools.send('Page.navigate', { url }, sessionId);
     await waitFor(() => document.readyState === 'complete', null, 15_000);
   };
-  // A token for the page: the app restores a session kept in sessionStorage.
+  // A token for the page: the app restores a session kept in localStorage.
   t.clock.nextTotpStep();
   const login = await t.post('/login', { username, password: demoUser(username).password, code: t.codeFor(username) });
   if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
   await navigate(`${t.server.url}en/login`);
-  await evaluate((session) => sessionStorage.setItem('exchange.session', JSON.stringify(session)), { token: login.body.token as string, expiresAt: login.body.expiresAt as string });
+  await evaluate((session) => localStorage.setItem('exchange.session', JSON.stringify(session)), { token: login.body.token as string, expiresAt: login.body.expiresAt as string });
   await navigate(`${t.server.url}${path}`);
   let traceChunks: unknown[] = [];
   let traceDone: Promise<void> | null = null;
@@ -397,7 +397,18 @@ async function run(): Promise<void> {
       { name: workspaceName, count: assets.length },
       20_000,
     );
-    if (!shown) throw new Error(`the workspace with ${assets.length} live books did not show`);
+    if (!shown) {
+      // What the page showed instead, so a failure can be read without rerunning.
+      const seen = await page.evaluate(() => ({
+        path: location.pathname,
+        headings: [...document.querySelectorAll('[data-workspace] h2')].map((h) => h.textContent),
+        books: document.querySelectorAll('.workspace-book').length,
+        liveBooks: document.querySelectorAll('.workspace-book .order-book:not(.order-book-stale)').length,
+        staleBooks: document.querySelectorAll('.workspace-book .order-book-stale').length,
+      }));
+      await page.screenshot(join(tmpdir(), 'ui-bench-failure.png'));
+      throw new Error(`the workspace with ${assets.length} live books did not show: ${JSON.stringify(seen)} (screenshot ${join(tmpdir(), 'ui-bench-failure.png')})`);
+    }
     const shownBooks = await page.evaluate(() => document.querySelectorAll('.workspace-book').length);
     // The market watch fills the first screen: scroll the books into view, as a trader watching them would.
     const inView = new Set(
