@@ -17,21 +17,11 @@ import { Engine } from '../../server/engine/engine.ts';
 import { Journal } from '../../server/engine/journal/journal.ts';
 import type { AssetConfig, ClientConfig, EngineCommand, EngineResult } from '../../server/engine/types.ts';
 import type { JournalEntry } from '../../server/trading/sequencer.ts';
+import { prng } from './prng.ts';
 
 export const RECORD_SEED = 20261125;
 export const RECORD_COUNT = 4_500;
 const EPOCH = Date.UTC(2026, 10, 25, 7, 0, 0);
-
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const base = { priceDecimals: 2, quantityDecimals: 0, priceStep: 5, quantityStep: 1, minQuantity: 1, maxQuantity: 500, minPrice: 100, maxPrice: 1_000_000 };
 

@@ -9,19 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { Engine } from '../../../server/engine/engine.ts';
 import type { EngineSnapshot } from '../../../server/engine/snapshot.ts';
 import type { AssetConfig, ClientConfig, EngineCommand } from '../../../server/engine/types.ts';
+import { prng } from '../../helpers/prng.ts';
 
 const T0 = Date.UTC(2026, 10, 23, 8, 0, 0);
-
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ASSETS: Record<string, AssetConfig> = {
   A1: { assetId: 'A1', marketId: 'M1', priceDecimals: 2, quantityDecimals: 0, priceStep: 1, quantityStep: 1, minQuantity: 1, maxQuantity: 1000, minPrice: 1, maxPrice: 100_000, marginBps: 1000 },

@@ -1,21 +1,11 @@
 import type { UnstampedCommand } from '../../../../server/trading/sequencer.ts';
+import { prng } from '../../../helpers/prng.ts';
 
 /**
  * A deterministic stream of engine commands for the kill-and-restart test: configuration first, then
  * random adds (some crossing), modifies, cancels, suspends and activates on two assets.
  */
 export const CRASH_EPOCH = Date.UTC(2026, 10, 23, 8, 0, 0);
-
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function* crashWorkload(seed: number, count: number): Generator<UnstampedCommand> {
   const random = prng(seed);
