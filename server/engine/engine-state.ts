@@ -93,7 +93,6 @@ export class EngineState {
       tradedQty: o.tradedQty,
       tradedValue: o.tradedValue,
       priority: o.priority,
-      lastModifiedAt: at,
       header: o.header,
     });
   }

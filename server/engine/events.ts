@@ -21,7 +21,6 @@ export interface OrderMoment {
   readonly tradedQty: number;
   readonly tradedValue: number;
   readonly priority: number;
-  readonly lastModifiedAt: number;
 }
 
 /** The limit price as the views show it: null for a market order. */
@@ -34,7 +33,7 @@ export function contractsOf(product: ProductInfo, qty: number): number {
   return product.contractQty === 1 ? qty : Math.ceil(qty / product.contractQty);
 }
 
-function viewOf(orderId: number, o: OrderMoment, position: number | null): OrderView {
+function viewOf(orderId: number, o: OrderMoment, lastModifiedAt: number, position: number | null): OrderView {
   const h = o.header;
   const p = h.product;
   const qty = o.tradedQty + o.remaining;
@@ -61,7 +60,7 @@ function viewOf(orderId: number, o: OrderMoment, position: number | null): Order
     validity: h.validity,
     expiresAt: h.expiresAt,
     createdAt: h.createdAt,
-    lastModifiedAt: o.lastModifiedAt,
+    lastModifiedAt,
     priority: o.priority,
     position,
     powerPerInterval: h.powerPerInterval ?? Math.floor(qty / p.intervalsPerDay),
@@ -72,13 +71,14 @@ function viewOf(orderId: number, o: OrderMoment, position: number | null): Order
 }
 
 /** The view of a live order (the engine's queries). */
-export function buildOrderView(order: OrderMoment & { readonly id: number }, position: number | null): OrderView {
-  return viewOf(order.id, order, position);
+export function buildOrderView(order: OrderMoment & { readonly id: number; readonly lastModifiedAt: number }, position: number | null): OrderView {
+  return viewOf(order.id, order, order.lastModifiedAt, position);
 }
 
 /** The full view of the order as the event left it; `position` is not in events (queries compute it). */
 export function orderViewOf(event: OrderEvent, position: number | null = null): OrderView {
-  return viewOf(event.orderId, event, position);
+  // An event's order was last modified by the event itself: its time is `at` (one number less per event).
+  return viewOf(event.orderId, event, event.at, position);
 }
 
 /** The SPEC §3 Transaction of a trade event. */

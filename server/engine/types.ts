@@ -393,7 +393,6 @@ export interface OrderEvent {
   /** Sum of price × qty of its trades (the average traded price is tradedValue / tradedQty). */
   tradedValue: number;
   priority: number;
-  lastModifiedAt: number;
   header: OrderHeader;
 }
 

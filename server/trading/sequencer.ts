@@ -85,7 +85,6 @@ export function orderEventFromLegacy(legacy: LegacyOrderEvent, seq: number): Ord
     // tradedPrice is tradedValue / tradedQty rounded: this value rounds back to it
     tradedValue: (view.tradedPrice ?? 0) * view.tradedQty,
     priority: view.priority,
-    lastModifiedAt: view.lastModifiedAt,
     header,
   };
 }

@@ -14,7 +14,6 @@ const ORDER_EVENT_KEYS = [
   'at',
   'header',
   'kind',
-  'lastModifiedAt',
   'orderId',
   'price',
   'priority',
