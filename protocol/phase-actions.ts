@@ -15,7 +15,10 @@ import type { SessionPhase } from './enums.ts';
 export const phaseActions = ['place', 'placeImmediate', 'modify', 'changePrice', 'cancel', 'suspend', 'activate', 'matching'] as const;
 export type PhaseAction = (typeof phaseActions)[number];
 
-export const phaseAllows: Readonly<Record<SessionPhase, Readonly<Record<PhaseAction, boolean>>>> = {
+/** What one phase allows: a flag per action. */
+export type PhaseRights = Readonly<Record<PhaseAction, boolean>>;
+
+export const phaseAllows: Readonly<Record<SessionPhase, PhaseRights>> = {
   opening: { place: true, placeImmediate: false, modify: true, changePrice: true, cancel: true, suspend: true, activate: true, matching: false },
   trading: { place: true, placeImmediate: true, modify: true, changePrice: true, cancel: true, suspend: true, activate: true, matching: true },
   closing: { place: false, placeImmediate: false, modify: true, changePrice: false, cancel: true, suspend: true, activate: false, matching: false },

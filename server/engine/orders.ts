@@ -21,7 +21,7 @@ import { marketOrderRefusal, priceOk, priceRefusal } from './rules/price.ts';
 import { isPositiveInt, quantityInputRefusal, quantityInvalid, quantityOk, quantityRefusal } from './rules/quantity.ts';
 import { resolveRules } from './rules/resolve.ts';
 import { agencyRefusal, participantOk, participantRefusal } from './rules/rights.ts';
-import { phaseAllowsAction, phaseRefusal } from './rules/session-phase.ts';
+import { phaseRefusal } from './rules/session-phase.ts';
 import { initiatorQuantityRefusal, isInitiator, scRoleRefusal, scValidityRefusal } from './rules/simple-competitive.ts';
 import { expiryRefusal, hasExpiry, isValidityType, newValidityTypeRefusal, validityTypeRefusal } from './rules/validity.ts';
 import { startDeltaT } from './session.ts';
@@ -51,8 +51,7 @@ export function addOrder(s: EngineState, c: AddOrderCommand): Refusal | null {
   if (a === undefined) return refuse(apiError('ORDER_ASSET_ID_INVALID', { assetId }));
   s.lastAsset = a;
   const phase = a.phase;
-  const phaseRefused = phaseRefusal(phase, 'place');
-  if (phaseRefused !== null) return phaseRefused;
+  if (!a.allows.place) return phaseRefusal(phase, 'place');
   if (!a.tradingActive) return tradingActiveRefusal(a);
   const way = c.way;
   if (!way) return refuse(apiError('ORDER_DIRECTION_MISSING'));
@@ -184,7 +183,7 @@ export function addOrder(s: EngineState, c: AddOrderCommand): Refusal | null {
 
 /** Puts an accepted (or re-prioritised) order to work: match, start delta T, rest, or cancel an IOC rest. */
 function place(s: EngineState, a: AssetState, o: OrderState, at: number): void {
-  if (phaseAllowsAction(a.phase, 'matching') && a.book.crosses(o.side, o.price)) {
+  if (a.allows.matching && a.book.crosses(o.side, o.price)) {
     if (a.hasDeltaT && o.executionType === 'normal') {
       rest(s, a, o);
       startDeltaT(s, a, o.side, at);
@@ -226,7 +225,7 @@ export function modifyOrder(s: EngineState, c: ModifyOrderCommand): Refusal | nu
   const a = o.cas.asset;
   const phase = a.phase;
   const client = o.cas.client;
-  const refused = phaseRefusal(phase, 'modify') ?? tradingActiveRefusal(a) ?? deltaTLockRefusal(a) ?? agencyRefusal(client, c.actor?.agencyId);
+  const refused = (a.allows.modify ? null : phaseRefusal(phase, 'modify')) ?? tradingActiveRefusal(a) ?? deltaTLockRefusal(a) ?? agencyRefusal(client, c.actor?.agencyId);
   if (refused !== null) return refused;
   if (o.suspended) return stateInvalid(o, 'suspended');
 
@@ -308,7 +307,7 @@ export function modifyOrder(s: EngineState, c: ModifyOrderCommand): Refusal | nu
 
 /** Cancel and suspend: phase, delta T, agency, then the asset's cancel restrictions. */
 function removalRefusal(a: AssetState, o: OrderState, action: 'cancel' | 'suspend', agencyId: string | null | undefined): Refusal | null {
-  return phaseRefusal(a.phase, action) ?? deltaTLockRefusal(a) ?? agencyRefusal(o.cas.client, agencyId) ?? cancelFlagsRefusal(a, o);
+  return (a.allows[action] ? null : phaseRefusal(a.phase, action)) ?? deltaTLockRefusal(a) ?? agencyRefusal(o.cas.client, agencyId) ?? cancelFlagsRefusal(a, o);
 }
 
 export function cancelOrder(s: EngineState, c: OrderRefCommand): Refusal | null {

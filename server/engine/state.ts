@@ -6,6 +6,7 @@
  * asset, the asset at its book of orders), so they live in one file.
  */
 import type { ExecutionType, OrderStatus, SessionPhase, ValidityType, Way } from '../../protocol/enums.ts';
+import { phaseAllows, type PhaseRights } from '../../protocol/phase-actions.ts';
 import { Book, type Level } from './book.ts';
 import type { OrderMoment } from './events.ts';
 import { OrderHeader, ProductInfo } from './header.ts';
@@ -100,7 +101,16 @@ export class AssetState {
   priceLo = 1;
   priceHi = 0;
   // runtime
-  phase: SessionPhase = 'closed';
+  private currentPhase: SessionPhase = 'closed';
+  /** What the phase allows (protocol/phase-actions.ts), set with the phase: the order path reads a flag. */
+  allows: PhaseRights = phaseAllows.closed;
+  get phase(): SessionPhase {
+    return this.currentPhase;
+  }
+  set phase(phase: SessionPhase) {
+    this.currentPhase = phase;
+    this.allows = phaseAllows[phase];
+  }
   phaseBeforeSuspend: SessionPhase | null = null;
   sessionDate = '';
   readonly book = new Book<OrderState>();
