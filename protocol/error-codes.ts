@@ -143,6 +143,10 @@ export const errorCatalogue = {
   WORKSPACE_SAVE_FAILED: { status: 500, params: [] },
   WORKSPACE_EDIT_FAILED: { status: 500, params: [] },
   WORKSPACE_LOAD_FAILED: { status: 500, params: [] },
+  /** A body the workspace rules refuse: the field at fault (marketId, assetIds, ringIds), or body. */
+  WORKSPACE_INVALID: { status: 400, params: ['field'] },
+  /** No workspace of this user has the id (another user's is answered the same). */
+  WORKSPACE_NOT_FOUND: { status: 404, params: [] },
 
   // Contract upload
   CONTRACT_UNKNOWN_ERROR: { status: 500, params: [] },

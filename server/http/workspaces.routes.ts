@@ -13,27 +13,26 @@ const idParamsSchema = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,8
 
 /**
  * Personal workspaces (SPEC §2, §3), stored on the server so they follow the user to another browser:
- * GET/POST /workspaces, PUT/DELETE /workspaces/:id. Every failure carries the SPEC's workspace code
- * (load, save, edit, delete); a workspace of another user is answered as if it did not exist.
+ * GET/POST /workspaces, PUT/DELETE /workspaces/:id. A body the rules refuse is 400 WORKSPACE_INVALID
+ * naming the field, an unknown id (or another user's workspace, answered as if it did not exist) 404
+ * WORKSPACE_NOT_FOUND; the SPEC's load, save, edit and delete codes (500) are left for the store failing.
  */
 export function workspacesRoutes(options: { auth: AuthService; store: Store }) {
   const repository = new WorkspacesRepository(options.store.db);
   const { auth, store } = options;
 
   /** The market must be one the user sees, and the assets and rings must belong to it. */
-  async function checkInput(user: UserRecord, body: unknown, failure: 'WORKSPACE_SAVE_FAILED' | 'WORKSPACE_EDIT_FAILED'): Promise<WorkspaceInput> {
-    const fail = (): Error =>
-      failure === 'WORKSPACE_SAVE_FAILED' ? new ExchangeError(apiError('WORKSPACE_SAVE_FAILED')) : new ExchangeError(apiError('WORKSPACE_EDIT_FAILED'));
+  async function checkInput(user: UserRecord, body: unknown): Promise<WorkspaceInput> {
+    const invalid = (field: 'body' | 'marketId' | 'assetIds' | 'ringIds'): Error => new ExchangeError(apiError('WORKSPACE_INVALID', { field }));
     const parsed = workspaceInputSchema.safeParse(body ?? {});
-    if (!parsed.success) throw fail();
+    if (!parsed.success) throw invalid('body');
     const input = parsed.data;
-    if (!user.marketIds.includes(input.marketId)) throw fail();
+    if (!user.marketIds.includes(input.marketId)) throw invalid('marketId');
     const [assets, rings] = await Promise.all([store.reference.assets(), store.reference.rings()]);
     const marketAssets = new Set(assets.filter((asset) => asset.marketId === input.marketId).map((asset) => asset.id));
     const marketRings = new Set(rings.filter((ring) => ring.marketId === input.marketId).map((ring) => ring.id));
-    if (!input.assetIds.every((id) => marketAssets.has(id)) || !input.ringIds.every((id) => marketRings.has(id))) {
-      throw fail();
-    }
+    if (!input.assetIds.every((id) => marketAssets.has(id))) throw invalid('assetIds');
+    if (!input.ringIds.every((id) => marketRings.has(id))) throw invalid('ringIds');
     return { ...input, assetIds: [...new Set(input.assetIds)], ringIds: [...new Set(input.ringIds)] };
   }
 
@@ -49,7 +48,7 @@ export function workspacesRoutes(options: { auth: AuthService; store: Store }) {
 
     app.post('/workspaces', async (request, reply) => {
       const user = await requireUser(auth, request);
-      const input = await checkInput(user, request.body, 'WORKSPACE_SAVE_FAILED');
+      const input = await checkInput(user, request.body);
       try {
         const workspace = await repository.create(user.id, input);
         reply.code(201);
@@ -62,17 +61,21 @@ export function workspacesRoutes(options: { auth: AuthService; store: Store }) {
     app.put('/workspaces/:id', async (request) => {
       const user = await requireUser(auth, request);
       const { id } = parseWith(idParamsSchema, request.params);
-      const input = await checkInput(user, request.body, 'WORKSPACE_EDIT_FAILED');
-      const workspace = await repository.update(user.id, id, input).catch(() => null);
-      if (!workspace) throw new ExchangeError(apiError('WORKSPACE_EDIT_FAILED'));
+      const input = await checkInput(user, request.body);
+      const workspace = await repository.update(user.id, id, input).catch(() => {
+        throw new ExchangeError(apiError('WORKSPACE_EDIT_FAILED'));
+      });
+      if (!workspace) throw new ExchangeError(apiError('WORKSPACE_NOT_FOUND'));
       return { workspace };
     });
 
     app.delete('/workspaces/:id', async (request, reply) => {
       const user = await requireUser(auth, request);
       const { id } = parseWith(idParamsSchema, request.params);
-      const deleted = await repository.delete(user.id, id).catch(() => false);
-      if (!deleted) throw new ExchangeError(apiError('WORKSPACE_DELETE_FAILED'));
+      const deleted = await repository.delete(user.id, id).catch(() => {
+        throw new ExchangeError(apiError('WORKSPACE_DELETE_FAILED'));
+      });
+      if (!deleted) throw new ExchangeError(apiError('WORKSPACE_NOT_FOUND'));
       return reply.status(204).send();
     });
   };

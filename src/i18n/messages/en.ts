@@ -401,6 +401,9 @@ export const en = {
   // Workspaces
   'error.WORKSPACE_DELETE_FAILED': 'Error while deleting the personal workspace.',
   'error.WORKSPACE_SAVE_FAILED': 'Error while saving the personal workspace.',
+  'error.WORKSPACE_INVALID':
+    "{field, select, marketId {The workspace's market is not one you may see.} assetIds {An asset of the workspace is not of its market.} ringIds {A ring of the workspace is not of its market.} other {The workspace's name, type, market or assets are missing or wrong.}}",
+  'error.WORKSPACE_NOT_FOUND': 'This workspace no longer exists: it may have been deleted in another window.',
   'error.WORKSPACE_EDIT_FAILED': 'Error while editing the personal workspace.',
   'error.WORKSPACE_LOAD_FAILED': 'Error while loading the personal workspaces.',
 

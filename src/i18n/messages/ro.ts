@@ -402,6 +402,9 @@ export const ro: Record<MessageKey, string> = {
   // Spații de lucru
   'error.WORKSPACE_DELETE_FAILED': 'Eroare la ștergerea spațiului de lucru personal.',
   'error.WORKSPACE_SAVE_FAILED': 'Eroare la salvarea spațiului de lucru personal.',
+  'error.WORKSPACE_INVALID':
+    '{field, select, marketId {Piața spațiului de lucru nu este una pe care o puteți vedea.} assetIds {Un activ al spațiului de lucru nu aparține pieței lui.} ringIds {Un ring al spațiului de lucru nu aparține pieței lui.} other {Numele, tipul, piața sau activele spațiului de lucru lipsesc sau sunt greșite.}}',
+  'error.WORKSPACE_NOT_FOUND': 'Acest spațiu de lucru nu mai există: poate a fost șters în altă fereastră.',
   'error.WORKSPACE_EDIT_FAILED': 'Eroare la editarea spațiului de lucru personal.',
   'error.WORKSPACE_LOAD_FAILED': 'Eroare la încărcarea spațiilor de lucru personale.',
 

@@ -40,25 +40,37 @@ describe('personal workspaces', () => {
     const edited = await call('PUT', `/workspaces/${id}`, broker1, { ...draft, name: 'Day only', assetIds: ['GSPOT-DA'] });
     expect(edited.status).toBe(200);
     expect(edited.body.workspace).toMatchObject({ id, name: 'Day only', assetIds: ['GSPOT-DA'] });
-    expect((await call('PUT', `/workspaces/${id}`, broker2, draft)).body).toEqual({ error: { code: 'WORKSPACE_EDIT_FAILED', params: {} } });
-    expect((await call('DELETE', `/workspaces/${id}`, broker2)).body).toEqual({ error: { code: 'WORKSPACE_DELETE_FAILED', params: {} } });
+    // Another user's workspace is answered as one that does not exist: 404, not a server failure.
+    const othersEdit = await call('PUT', `/workspaces/${id}`, broker2, draft);
+    expect([othersEdit.status, othersEdit.body]).toEqual([404, { error: { code: 'WORKSPACE_NOT_FOUND', params: {} } }]);
+    const othersDelete = await call('DELETE', `/workspaces/${id}`, broker2);
+    expect([othersDelete.status, othersDelete.body]).toEqual([404, { error: { code: 'WORKSPACE_NOT_FOUND', params: {} } }]);
 
     expect((await call('DELETE', `/workspaces/${id}`, broker1)).status).toBe(204);
     expect((await call('GET', '/workspaces', broker1)).body.workspaces).toEqual([]);
-    expect((await call('DELETE', `/workspaces/${id}`, broker1)).body.error.code).toBe('WORKSPACE_DELETE_FAILED');
+    const deletedTwice = await call('DELETE', `/workspaces/${id}`, broker1);
+    expect([deletedTwice.status, deletedTwice.body.error.code]).toEqual([404, 'WORKSPACE_NOT_FOUND']);
+    const editedAfter = await call('PUT', `/workspaces/${id}`, broker1, draft);
+    expect([editedAfter.status, editedAfter.body.error.code]).toEqual([404, 'WORKSPACE_NOT_FOUND']);
   });
 
   it('refuses a workspace with an empty name, an asset of another market or a market the user does not see', async () => {
     const client1 = await t.login('client1'); // electricity markets only
     const broker1 = await t.login('broker1');
-    for (const body of [
-      { ...draft, name: '  ' },
-      { ...draft, assetIds: ['GFWD-M-2027-01'] },
-      { ...draft, type: 'coal' },
-    ]) {
-      expect((await call('POST', '/workspaces', broker1, body)).body).toEqual({ error: { code: 'WORKSPACE_SAVE_FAILED', params: {} } });
+    // A refused body is the client's error (400) naming the field, never a server failure (500).
+    for (const [body, field] of [
+      [{ ...draft, name: '  ' }, 'body'],
+      [{ ...draft, type: 'coal' }, 'body'],
+      [{ ...draft, assetIds: ['GFWD-M-2027-01'] }, 'assetIds'],
+      [{ ...draft, ringIds: ['no-such-ring'] }, 'ringIds'],
+    ] as const) {
+      const refused = await call('POST', '/workspaces', broker1, body);
+      expect([refused.status, refused.body]).toEqual([400, { error: { code: 'WORKSPACE_INVALID', params: { field } } }]);
     }
-    expect((await call('POST', '/workspaces', client1, draft)).body.error.code).toBe('WORKSPACE_SAVE_FAILED');
+    const otherMarket = await call('POST', '/workspaces', client1, draft);
+    expect([otherMarket.status, otherMarket.body]).toEqual([400, { error: { code: 'WORKSPACE_INVALID', params: { field: 'marketId' } } }]);
+    const unknownEdit = await call('PUT', '/workspaces/no-such-workspace', broker1, draft);
+    expect([unknownEdit.status, unknownEdit.body.error.code]).toEqual([404, 'WORKSPACE_NOT_FOUND']);
     expect((await call('GET', '/workspaces', 'not-a-token')).status).toBe(401);
   });
 });
