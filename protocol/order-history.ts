@@ -11,7 +11,8 @@ import { orderSchema } from './market-data.ts';
 const minor = z.number().int();
 const isoTime = z.string();
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
-const sessionDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+/** A calendar day (YYYY-MM-DD that exists: not 2026-13-45, not 2026-02-30). */
+const sessionDate = z.iso.date();
 
 /** What happened to an order; `expired` is a cancellation by the validity (status `cancelled`). */
 export const orderEventKinds = ['created', 'modified', 'suspended', 'activated', 'tradedPartially', 'traded', 'cancelled', 'expired'] as const;

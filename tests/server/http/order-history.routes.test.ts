@@ -113,6 +113,9 @@ describe('GET /orders/history', () => {
     expect(await refusal('way=up')).toEqual({ code: 'REQUEST_INVALID', params: { field: 'way', issue: 'invalid_value' } });
     expect((await refusal('from=2026-11-23&to=2026-11-22')).params.field).toBe('from');
     expect((await refusal('from=22.11.2026')).params.field).toBe('from');
+    // The shape of a date is not enough: the day must exist.
+    expect((await refusal('from=2026-13-45')).params.field).toBe('from');
+    expect((await refusal('to=2026-02-30')).params.field).toBe('to');
     expect((await refusal('limit=0')).params.field).toBe('limit');
     expect((await refusal('limit=501')).params.field).toBe('limit');
     expect((await refusal('status=expired')).params.field).toBe('status');
