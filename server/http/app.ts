@@ -7,7 +7,7 @@ import { apiError } from '../../protocol/index.ts';
 import type { AuthService } from '../auth/auth-service.ts';
 import type { Store } from '../store/store.ts';
 import { authRoutes } from './auth.routes.ts';
-import { BODY_LIMIT_BYTES, installErrorHandler } from './errors.ts';
+import { BODY_LIMIT_BYTES, clientErrorHandler, installErrorHandler } from './errors.ts';
 import { referenceRoutes, type SessionDateOf } from './reference.routes.ts';
 
 export const BASE_PATH = '/session/';
@@ -36,6 +36,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     trustProxy: options.trustProxy ?? false,
     // Unknown query keys and wrong types are refused by our zod schemas, not coerced away.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    clientErrorHandler,
   });
   installErrorHandler(app);
 

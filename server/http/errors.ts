@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { apiError, ExchangeError, httpStatusOf, type ApiError } from '../../protocol/index.ts';
 
@@ -35,4 +36,18 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     void reply.status(status).send(body);
   });
+}
+
+/**
+ * A request Node's HTTP parser refuses before any route sees it (a bad Content-Length, malformed
+ * headers): answered with the catalogue's body like every other refusal, then the connection closes
+ * (the parser cannot tell where the next request would start). Fastify's default writes its own body.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify({ error: apiError('REQUEST_INVALID', { field: 'request', issue: error.code ?? 'malformed' }) });
+  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

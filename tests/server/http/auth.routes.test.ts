@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD_MAX_AGE_DAYS, TOKEN_MAX_AGE_SECONDS } from '../../../protocol/index.ts';
@@ -159,6 +160,24 @@ describe('login history and preferences', () => {
 });
 
 describe('bad input', () => {
+  it("answers a request Node's parser refuses (bad Content-Length) with the catalogue's body, then closes", async () => {
+    const { hostname, port } = new URL(t.server.url);
+    for (const contentLength of ['abc', '-1', '10, 12']) {
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () =>
+          socket.write(`POST /session/api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n{}`),
+        );
+        let data = '';
+        socket.on('data', (chunk) => (data += chunk));
+        socket.on('close', () => resolve(data));
+        socket.on('error', reject);
+      });
+      const [head, body] = raw.split('\r\n\r\n');
+      expect(head!.split('\r\n')[0], contentLength).toBe('HTTP/1.1 400 Bad Request');
+      expect(JSON.parse(body!), contentLength).toMatchObject({ error: { code: 'REQUEST_INVALID', params: { field: 'request' } } });
+    }
+  });
+
   it('answers malformed JSON, wrong types, unknown fields and oversized bodies with codes, never 500', async () => {
     const malformed = await t.post('/login', '{"username": ');
     expect(malformed).toMatchObject({ status: 400, body: { error: { code: 'REQUEST_MALFORMED_JSON' } } });
