@@ -148,6 +148,11 @@ export class Engine {
   getDeltaT(assetId: string): { endsAt: number; way: Way } | null {
     return queries.getDeltaT(this.s, assetId);
   }
+  /** The agency a client belongs to (null for none), or undefined for an unknown client. */
+  getClientAgency(clientCode: string): string | null | undefined {
+    const client = this.s.clients.get(clientCode);
+    return client === undefined ? undefined : client.agencyId;
+  }
   /** Funds and exposure of a client, in amount units. */
   getClientFinancials(clientCode: string): ReturnType<typeof queries.getClientFinancials> {
     return queries.getClientFinancials(this.s, clientCode);

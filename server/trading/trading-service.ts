@@ -118,9 +118,14 @@ export class TradingService {
 
   private ownOrderId(user: UserRecord, orderId: string): number {
     const id = Number(orderId);
-    const order = Number.isSafeInteger(id) ? this.options.sequencer.engine.getOrder(id) : undefined;
-    // Someone else's order is reported as not found: its existence is not the caller's business.
-    if (!order || (!user.clientCodes.includes(order.clientCode) && !user.roles.includes('agency') && !this.isAdmin(user))) {
+    const engine = this.options.sequencer.engine;
+    const order = Number.isSafeInteger(id) ? engine.getOrder(id, { position: false }) : undefined;
+    // Someone else's order is reported as not found, another agency's too: its existence is not the
+    // caller's business (a 403 would tell that it exists).
+    const visible =
+      order !== undefined &&
+      (this.isAdmin(user) || user.clientCodes.includes(order.clientCode) || (user.roles.includes('agency') && user.agencyId !== null && engine.getClientAgency(order.clientCode) === user.agencyId));
+    if (!visible) {
       throw new ExchangeError(apiError('ORDER_NOT_FOUND', { orderId }));
     }
     return id;

@@ -112,4 +112,22 @@ describe('two brokers trade through the API', () => {
     expect(askUpdates.map((update) => update.order.status)).toEqual(['created', 'tradedPartially', 'traded']);
     expect(askUpdates.map((update) => update.seq)).toEqual([ask.body.seq, partial.body.seq, bigger.body.seq]);
   });
+
+  it("answers an agency acting on another agency's order exactly as on an order that does not exist", async () => {
+    const agency1 = await t.login('agency1'); // AG-NORD
+    const other = await t.post('/orders', { idempotencyKey: 'agency-probe-01', assetId: asset, way: 'bid', price: 1000, qty: 10, validityType: 'day', clientCode: 'RO-TERMO' }, token2); // AG-CARP
+    expect(other.status).toBe(201);
+    const otherId = other.body.order.orderId as string;
+    const unknownId = String(Number(otherId) + 1_000_000);
+    for (const action of ['cancel', 'suspend']) {
+      const probe = await t.post(`/orders/${otherId}/${action}`, {}, agency1);
+      const unknown = await t.post(`/orders/${unknownId}/${action}`, {}, agency1);
+      expect([probe.status, probe.body.error.code]).toEqual([404, 'ORDER_NOT_FOUND']);
+      expect([unknown.status, unknown.body.error.code]).toEqual([404, 'ORDER_NOT_FOUND']);
+    }
+    // Its own agency's order stays in reach; the other agency's order was not touched.
+    const own = await t.post('/orders', { idempotencyKey: 'agency-own-01', assetId: asset, way: 'ask', price: 99_000, qty: 10, validityType: 'day', clientCode: 'RO-HIDRO' }, token1);
+    expect((await t.post(`/orders/${own.body.order.orderId}/cancel`, {}, agency1)).body.order.status).toBe('cancelled');
+    expect((await t.post(`/orders/${otherId}/cancel`, {}, token2)).body.order.status).toBe('cancelled');
+  });
 });
