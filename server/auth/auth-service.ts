@@ -140,15 +140,18 @@ export class AuthService {
     if (!code) throw new ExchangeError(apiError('AUTH_CODE_MISSING'));
 
     const user = await this.store.users.findByUsername(username);
+    // The hash runs whatever happens (an unknown user against a decoy), so the time tells nothing.
     const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await this.decoyHash));
-    if (!user || !passwordOk) {
-      this.limiter.recordFailure(username, ip, now);
-      throw new ExchangeError(apiError('AUTH_CREDENTIALS_INVALID'));
-    }
-    const step = matchingStep(user.totpSecret, code, now);
-    if (step === null) {
+    // The code is judged first: whether the password was right is told only to someone holding the
+    // second factor (an unknown user has no code that fits, so it is answered the same way).
+    const step = user ? matchingStep(user.totpSecret, code, now) : null;
+    if (!user || step === null) {
       this.limiter.recordFailure(username, ip, now);
       throw new ExchangeError(apiError('AUTH_CODE_INVALID'));
+    }
+    if (!passwordOk) {
+      this.limiter.recordFailure(username, ip, now);
+      throw new ExchangeError(apiError('AUTH_CREDENTIALS_INVALID'));
     }
     if (!(await this.store.users.consumeTotpStep(user.id, step))) {
       this.limiter.recordFailure(username, ip, now);
