@@ -72,10 +72,20 @@ export class AuthService {
     return this.signIn(user, ip);
   }
 
-  async changePassword(userId: string, request: ChangePasswordRequest): Promise<void> {
+  /**
+   * A wrong current password is a failed sign-in of the account and address (the same limits): a
+   * stolen session cannot guess the password without a limit, and a blocked one costs no hash.
+   */
+  async changePassword(userId: string, request: ChangePasswordRequest, ip: string): Promise<void> {
     this.checkNewPassword(request.newPassword, request.confirmPassword);
     const user = await this.requireUser(userId);
-    if (!(await verifyPassword(request.currentPassword, user.passwordHash))) throw new ExchangeError(apiError('AUTH_CREDENTIALS_INVALID'));
+    const now = this.now();
+    const retryAfterSeconds = this.limiter.retryAfterSeconds(user.username, ip, now);
+    if (retryAfterSeconds > 0) throw new ExchangeError(apiError('AUTH_TOO_MANY_ATTEMPTS', { retryAfterSeconds }));
+    if (!(await verifyPassword(request.currentPassword, user.passwordHash))) {
+      this.limiter.recordFailure(user.username, ip, now);
+      throw new ExchangeError(apiError('AUTH_CREDENTIALS_INVALID'));
+    }
     await this.replacePassword(user, request.newPassword);
   }
 

@@ -35,7 +35,7 @@ export function authRoutes(auth: AuthService) {
 
     app.post('/user/password', async (request, reply) => {
       const user = await requireUser(auth, request);
-      await auth.changePassword(user.id, parseWith(changePasswordRequestSchema, request.body));
+      await auth.changePassword(user.id, parseWith(changePasswordRequestSchema, request.body), request.ip);
       return reply.status(204).send();
     });
 

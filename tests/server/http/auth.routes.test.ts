@@ -116,6 +116,18 @@ describe('tokens', () => {
 });
 
 describe('password change', () => {
+  it('counts a wrong current password as a failed sign-in: the guesses stop at the limit, before any hash', async () => {
+    const token = await t.login('sim-carp');
+    const user = demoUser('sim-carp');
+    const change = (currentPassword: string) => t.post('/user/password', { currentPassword, newPassword: 'Guess#2026a', confirmPassword: 'Guess#2026a' }, token);
+    for (let guess = 0; guess < 3; guess++) expect((await change(`Guess#${guess}xyz`)).body.error.code).toBe('AUTH_CREDENTIALS_INVALID');
+    // This server allows 3 failures per account: the right password now waits too, and so does sign-in.
+    const blocked = await change(user.password);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.error).toMatchObject({ code: 'AUTH_TOO_MANY_ATTEMPTS', params: { retryAfterSeconds: expect.any(Number) } });
+    await expect(t.login('sim-carp')).rejects.toThrow(/AUTH_TOO_MANY_ATTEMPTS/);
+  });
+
   it('enforces policy, confirmation and history', async () => {
     const user = demoUser('client1');
     const token = await t.login('client1');
