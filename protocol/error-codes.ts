@@ -60,6 +60,14 @@ export const errorCatalogue = {
   ORDER_QUANTITY_BELOW_MINIMUM: { status: 422, params: ['min', 'unit'] },
   ORDER_QUANTITY_INVALID: { status: 422, params: ['step', 'min', 'max', 'unit'] },
   ORDER_VALIDITY_IN_PAST: { status: 422, params: ['validity'] },
+  /** A validity instant sent with a type that has none (day, GTC): refused rather than ignored. */
+  ORDER_VALIDITY_NOT_EXPECTED: { status: 422, params: ['validityType'] },
+  /** A GTD/GTSV instant beyond the furthest an order may live (`max`, a date). */
+  ORDER_VALIDITY_TOO_FAR: { status: 422, params: ['max'] },
+  /** noCnt and qty both sent and not the same quantity (`expected` contracts for the qty). */
+  ORDER_CONTRACTS_MISMATCH: { status: 422, params: ['noCnt', 'expected'] },
+  /** An idempotency key already used by this user for a different order. */
+  ORDER_IDEMPOTENCY_KEY_REUSED: { status: 422, params: ['idempotencyKey'] },
   ORDER_SESSION_MIN_PRICE: { status: 422, params: ['bound', 'currency'] },
   ORDER_SESSION_MAX_PRICE: { status: 422, params: ['bound', 'currency'] },
   ORDER_REGULATOR_MAX_PRICE: { status: 422, params: ['bound', 'currency'] },

@@ -6,6 +6,8 @@ import { apiError, type ApiError } from './error-codes.ts';
  * Order requests on the REST API. Prices and quantities are integers in the asset's minor units.
  * Fields are optional in the schema so that a missing one gets its own SPEC §8 code
  * (ORDER_PRICE_MISSING...) from `missingOrderField` instead of a generic REQUEST_INVALID.
+ * The power per settlement interval is derived by the exchange from the quantity, so it is not a
+ * request field: sent, it is refused as an unknown field rather than ignored.
  */
 const minor = z.number().int();
 
@@ -17,7 +19,6 @@ export const addOrderRequestSchema = z.strictObject({
   price: minor.nullable().optional(),
   qty: minor.optional(),
   noCnt: z.number().int().nonnegative().optional(),
-  powerPerInterval: minor.nullable().optional(),
   validityType: z.string().max(8).optional(),
   validity: z.string().max(40).nullable().optional(),
   executionType: z.enum(executionTypes).optional(),
@@ -44,7 +45,6 @@ export interface CompleteAddOrder {
   qty: number;
   /** Absent: the engine derives it from the quantity (assets entered by quantity). */
   noCnt: number | undefined;
-  powerPerInterval: number | null;
   validityType: (typeof validityTypes)[number];
   validity: string | null;
   executionType: (typeof executionTypes)[number];
@@ -59,7 +59,10 @@ export function completeAddOrder(request: AddOrderRequest): { ok: true; order: C
   if (!request.validityType) return { ok: false, error: apiError('ORDER_VALIDITY_TYPE_MISSING') };
   if (!(validityTypes as readonly string[]).includes(request.validityType)) return { ok: false, error: apiError('ORDER_VALIDITY_TYPE_INVALID', { validityType: request.validityType }) };
   const validityType = request.validityType as CompleteAddOrder['validityType'];
-  if ((validityType === 'GTD' || validityType === 'GTSV') && !request.validity) return { ok: false, error: apiError('ORDER_VALIDITY_TIMESTAMP_MISSING') };
+  const timed = validityType === 'GTD' || validityType === 'GTSV';
+  if (timed && !request.validity) return { ok: false, error: apiError('ORDER_VALIDITY_TIMESTAMP_MISSING') };
+  // An instant with day or GTC would be ignored: the sender believes in an expiry that does not exist.
+  if (!timed && request.validity) return { ok: false, error: apiError('ORDER_VALIDITY_NOT_EXPECTED', { validityType }) };
   if (request.qty === undefined) return { ok: false, error: apiError('ORDER_QUANTITY_MISSING') };
   const executionType = request.executionType ?? 'normal';
   // A market order (no price) is allowed only as IOC or FOK: it must not rest on the book.
@@ -74,7 +77,6 @@ export function completeAddOrder(request: AddOrderRequest): { ok: true; order: C
       price: request.price ?? null,
       qty: request.qty,
       noCnt: request.noCnt,
-      powerPerInterval: request.powerPerInterval ?? null,
       validityType,
       validity: request.validity ?? null,
       executionType,

@@ -116,7 +116,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     const assets = await store.reference.assets();
     const marketOfAsset = new Map(assets.map((asset) => [asset.id, asset.marketId]));
     const { usersOfClient, clientsOfUser } = await userClientIndex(store);
-    const trading = new TradingService({ sequencer, marketOfAsset });
+    const trading = new TradingService({ sequencer, marketOfAsset, now });
 
     const app = await createHttpApp({
       store,

@@ -18,7 +18,7 @@ import { deltaTLockRefusal, deltaTOrderRefusal } from './rules/delta-t.ts';
 import { executionTypeRefusal, immediateFillRefusal, restingExecutionRefusal } from './rules/execution.ts';
 import { positionLimitsRefusal } from './rules/position-limits.ts';
 import { marketOrderRefusal, priceOk, priceRefusal } from './rules/price.ts';
-import { isPositiveInt, quantityInputRefusal, quantityInvalid, quantityOk, quantityRefusal } from './rules/quantity.ts';
+import { contractsMismatchRefusal, isPositiveInt, quantityInputRefusal, quantityInvalid, quantityOk, quantityRefusal } from './rules/quantity.ts';
 import { resolveRules } from './rules/resolve.ts';
 import { agencyRefusal, participantOk, participantRefusal } from './rules/rights.ts';
 import { phaseRefusal } from './rules/session-phase.ts';
@@ -94,6 +94,10 @@ export function addOrder(s: EngineState, c: AddOrderCommand): Refusal | null {
   const qty = a.inputNoCnt ? entered * a.contractQty : entered;
   if (!quantityOk(a, qty)) {
     const r = quantityRefusal(a, qty);
+    if (r !== null) return r;
+  }
+  if ((a.inputNoCnt ? c.qty : c.noCnt) != null) {
+    const r = contractsMismatchRefusal(a, qty, c.qty, c.noCnt);
     if (r !== null) return r;
   }
 

@@ -1,3 +1,5 @@
+import { hash } from 'node:crypto';
+import { apiError, ExchangeError } from '../../protocol/error-codes.ts';
 import { Engine } from '../engine/engine.ts';
 import { Journal } from '../engine/journal/journal.ts';
 import { OrderHeader, ProductInfo } from '../engine/header.ts';
@@ -25,9 +27,10 @@ export interface SequencerSnapshot {
    * Idempotency key → result, trimmed to the events a retry needs (the result order's last order
    * event), and the journaled time it was taken at (absent in snapshots written before keys
    * expired: the snapshot's engine clock stands in). A result whose record was still being synced
-   * when the snapshot was taken keeps journalSeq null.
+   * when the snapshot was taken keeps journalSeq null. The fourth element is the command's
+   * fingerprint (absent in older snapshots: such a key is not checked for a different body).
    */
-  idempotency?: Array<[string, SequencedResult, number?]>;
+  idempotency?: Array<[string, SequencedResult, number?, string?]>;
   /**
    * 'compact': the results' events are compact order events (with their header). Absent in snapshots
    * written before: their events carried the full order view (`order`), converted on load.
@@ -106,6 +109,23 @@ function idempotencyKeyOf(userId: string, key: string): string {
   return `${userId}\u0000${key}`;
 }
 
+/**
+ * What a key was used for: a digest of the command without its time. A retry must send the same
+ * order; another order under a used key is refused (ORDER_IDEMPOTENCY_KEY_REUSED), as payment APIs
+ * do, instead of silently answering with the first order. Key order is the command's own, which the
+ * journal keeps, so a replay computes the same digest.
+ */
+function fingerprintOf(command: UnstampedCommand | EngineCommand): string {
+  const { at: _at, ...rest } = command as EngineCommand;
+  return hash('sha256', JSON.stringify(rest), 'base64url');
+}
+
+interface Remembered {
+  result: SequencedResult;
+  at: number;
+  fingerprint: string | undefined;
+}
+
 /** A remembered result without the events a retry does not need. */
 function compactResult(r: SequencedResult): SequencedResult {
   let last: EngineEvent | undefined;
@@ -156,10 +176,10 @@ export const DEFAULT_SNAPSHOT_EVERY = 50_000;
 export class Sequencer {
   private readonly listeners: EventListener[] = [];
   /** Idempotency key → result and its journaled time, oldest first, for commands on disk (or that changed nothing). */
-  private readonly idempotency = new Map<string, { result: SequencedResult; at: number }>();
+  private readonly idempotency = new Map<string, Remembered>();
   private readonly idempotencyRetentionMs: number;
   /** Idempotency key → result of a command whose record is being synced, and its acknowledgement. */
-  private readonly syncing = new Map<string, { result: SequencedResult; durable: Promise<SequencedResult> }>();
+  private readonly syncing = new Map<string, { result: SequencedResult; durable: Promise<SequencedResult>; fingerprint: string }>();
   private timer: NodeJS.Timeout | null = null;
   private failed: Error | null = null;
   /** Journaled commands since the last snapshot (or since the start of the replay). */
@@ -198,8 +218,8 @@ export class Sequencer {
     // Compact results come back as plain data (header and product without their classes): only their
     // fields are read (orderViewOf). Older snapshots held full views: converted.
     const compactEvents = recovered.snapshot?.state.idempotencyEvents === 'compact';
-    for (const [key, result, at] of recovered.snapshot?.state.idempotency ?? []) {
-      sequencer.idempotency.set(key, { result: compactEvents ? result : fromLegacyResult(result, snapshotSeq), at: at ?? engine.clock });
+    for (const [key, result, at, fingerprint] of recovered.snapshot?.state.idempotency ?? []) {
+      sequencer.idempotency.set(key, { result: compactEvents ? result : fromLegacyResult(result, snapshotSeq), at: at ?? engine.clock, fingerprint });
     }
     const fromSeq = options.replayFromSeq ?? 0;
     const replayGap = options.onReplayedEvents && fromSeq < snapshotSeq ? { fromSeq: fromSeq + 1, toSeq: snapshotSeq } : null;
@@ -233,16 +253,22 @@ export class Sequencer {
     // Stamped here so the journal holds the exact time the engine saw; never earlier than the last one.
     const at = Math.max(this.now(), this.engine.clock);
     this.forgetKeysBefore(at);
+    const fingerprint = key === null ? '' : fingerprintOf(command);
     if (key !== null) {
-      const earlier = this.idempotency.get(key)?.result ?? this.syncing.get(key)?.durable;
-      if (earlier) return earlier;
+      const remembered = this.idempotency.get(key);
+      const syncing = remembered ? undefined : this.syncing.get(key);
+      const used = remembered ?? syncing;
+      if (used) {
+        if (used.fingerprint !== undefined && used.fingerprint !== fingerprint) throw new ExchangeError(apiError('ORDER_IDEMPOTENCY_KEY_REUSED', { idempotencyKey: meta!.idempotencyKey! }));
+        return remembered ? remembered.result : syncing!.durable;
+      }
     }
     const stamped = { ...command, at } as EngineCommand;
     const entry: JournalEntry = meta ? { command: stamped, meta } : { command: stamped };
     const result = this.engine.execute(stamped);
     if (result.events.length === 0) {
       const unjournaled = { ...result, journalSeq: null };
-      if (key !== null && result.result === 'OK') this.idempotency.set(key, { result: compactResult(unjournaled), at });
+      if (key !== null && result.result === 'OK') this.idempotency.set(key, { result: compactResult(unjournaled), at, fingerprint });
       return unjournaled;
     }
     const pending = { ...result, journalSeq: null as number | null };
@@ -253,7 +279,7 @@ export class Sequencer {
         if (key !== null) {
           this.syncing.delete(key);
           // Kept from now on without the events a retry does not need (less to hold, collect and snapshot).
-          this.idempotency.set(key, { result: compactResult(pending), at });
+          this.idempotency.set(key, { result: compactResult(pending), at, fingerprint });
         }
         for (const listener of this.listeners) listener(result.events, entry, result, seq);
         return pending;
@@ -267,7 +293,7 @@ export class Sequencer {
       },
     );
     // A retry that arrives during the sync waits for this same sync: it is acknowledged no earlier.
-    if (key !== null) this.syncing.set(key, { result: pending, durable });
+    if (key !== null) this.syncing.set(key, { result: pending, durable, fingerprint });
     // The append took its seq synchronously: the engine is exactly in the state after that record.
     if (this.journal.lastSeq === before + 1 && this.snapshotEvery > 0 && ++this.sinceSnapshot >= this.snapshotEvery) this.takeSnapshot(before + 1);
     return durable;
@@ -309,9 +335,9 @@ export class Sequencer {
   private takeSnapshot(seq: number): void {
     this.sinceSnapshot = 0;
     // Remembered results are compact and never change; one still syncing is copied as it is now (journalSeq null).
-    const idempotency: Array<[string, SequencedResult, number]> = [];
-    for (const [key, { result, at }] of this.idempotency) idempotency.push([key, result, at]);
-    for (const [key, { result }] of this.syncing) idempotency.push([key, compactResult(result), this.engine.clock]);
+    const idempotency: Array<[string, SequencedResult, number, string?]> = [];
+    for (const [key, { result, at, fingerprint }] of this.idempotency) idempotency.push(fingerprint === undefined ? [key, result, at] : [key, result, at, fingerprint]);
+    for (const [key, { result, fingerprint }] of this.syncing) idempotency.push([key, compactResult(result), this.engine.clock, fingerprint]);
     const state: SequencerSnapshot = { engine: this.engine.exportState(), idempotency, idempotencyEvents: 'compact' };
     const ready = this.beforeSnapshotWrite ? this.beforeSnapshotWrite(seq) : Promise.resolve();
     const written = ready.then(() => this.journal.snapshot(seq, state)).catch((error: unknown) => {
@@ -322,7 +348,9 @@ export class Sequencer {
   }
 
   private remember(entry: JournalEntry, result: SequencedResult): void {
-    if (entry.meta?.userId && entry.meta.idempotencyKey) this.idempotency.set(idempotencyKeyOf(entry.meta.userId, entry.meta.idempotencyKey), { result, at: entry.command.at });
+    if (entry.meta?.userId && entry.meta.idempotencyKey) {
+      this.idempotency.set(idempotencyKeyOf(entry.meta.userId, entry.meta.idempotencyKey), { result, at: entry.command.at, fingerprint: fingerprintOf(entry.command) });
+    }
   }
 
   /** Forgets the keys taken more than the retention before `at` (the map is oldest first). */

@@ -20,7 +20,13 @@ export interface TradingServiceOptions {
   sequencer: Sequencer;
   /** Asset -> market, for visibility checks. */
   marketOfAsset: ReadonlyMap<string, string>;
+  /** Wall clock, for the furthest validity an order may have (default Date.now). */
+  now?: () => number;
 }
+
+/** The furthest a GTD/GTSV order may live: a year and a day, as futures exchanges cap good-till-date. */
+export const MAX_VALIDITY_DAYS = 366;
+const DAY_MS = 86_400_000;
 
 /** The order calls of the API: who may do what, then the engine's verdict through the sequencer. */
 export class TradingService {
@@ -34,7 +40,7 @@ export class TradingService {
     const marketId = this.options.marketOfAsset.get(order.assetId);
     if (!marketId || !user.marketIds.includes(marketId)) throw new ExchangeError(apiError('ORDER_ASSET_ID_INVALID', { assetId: order.assetId }));
     this.requireClient(user, order.clientCode, order.assetId, order.way);
-    const validity = order.validity === null ? null : parseValidity(order.validity);
+    const validity = order.validity === null ? null : this.parseValidity(order.validity);
     const command: UnstampedCommand = {
       type: 'addOrder',
       actor: this.actorOf(user),
@@ -55,6 +61,7 @@ export class TradingService {
   async modifyOrder(user: UserRecord, orderId: string, request: ModifyOrderRequest): Promise<OrderUpdate> {
     this.requireWriteScope(user);
     const id = this.ownOrderId(user, orderId);
+    this.requireValidityFits(id, request);
     const result = await this.options.sequencer.submit({
       type: 'modifyOrder',
       actor: this.actorOf(user),
@@ -62,7 +69,7 @@ export class TradingService {
       ...(request.price === undefined || request.price === null ? {} : { price: request.price }),
       ...(request.qty === undefined ? {} : { qty: request.qty }),
       ...(request.validityType === undefined ? {} : { validityType: request.validityType }),
-      ...(request.validity === undefined ? {} : { validity: request.validity === null ? null : parseValidity(request.validity) }),
+      ...(request.validity === undefined ? {} : { validity: request.validity === null ? null : this.parseValidity(request.validity) }),
     });
     return this.orderOutcome(result);
   }
@@ -116,6 +123,22 @@ export class TradingService {
     return { seq: sequencer.lastJournalSeq, order: orderToWire(view) };
   }
 
+  /** A modify may send a validity instant only when the order's (new or current) type has one. */
+  private requireValidityFits(orderId: number, request: ModifyOrderRequest): void {
+    if (request.validity === undefined || request.validity === null) return;
+    const validityType = request.validityType ?? this.options.sequencer.engine.getOrder(orderId, { position: false })?.validityType;
+    if (validityType === 'day' || validityType === 'GTC') throw new ExchangeError(apiError('ORDER_VALIDITY_NOT_EXPECTED', { validityType }));
+  }
+
+  /** GTD may give a date (valid to the end of that day in Bucharest) or an instant; GTSV an instant. Not beyond MAX_VALIDITY_DAYS. */
+  private parseValidity(text: string): number {
+    const asDate = /^\d{4}-\d{2}-\d{2}$/.test(text) ? endOfDayInBucharest(text) : Date.parse(text);
+    if (!Number.isFinite(asDate)) throw new ExchangeError(apiError('REQUEST_INVALID', { field: 'validity', issue: 'invalid_date' }));
+    const max = (this.options.now ?? Date.now)() + MAX_VALIDITY_DAYS * DAY_MS;
+    if (asDate > max) throw new ExchangeError(apiError('ORDER_VALIDITY_TOO_FAR', { max: new Date(max).toISOString().slice(0, 10) }));
+    return asDate;
+  }
+
   private ownOrderId(user: UserRecord, orderId: string): number {
     const id = Number(orderId);
     const engine = this.options.sequencer.engine;
@@ -154,9 +177,3 @@ function refusal(result: EngineResult): ExchangeError {
   return new ExchangeError({ code: result.result as ErrorCode, params: result.params ?? {} } as never);
 }
 
-/** GTD may give a date (valid to the end of that day in Bucharest) or an instant; GTSV an instant. */
-function parseValidity(text: string): number {
-  const asDate = /^\d{4}-\d{2}-\d{2}$/.test(text) ? endOfDayInBucharest(text) : Date.parse(text);
-  if (!Number.isFinite(asDate)) throw new ExchangeError(apiError('REQUEST_INVALID', { field: 'validity', issue: 'invalid_date' }));
-  return asDate;
-}

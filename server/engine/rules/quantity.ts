@@ -22,6 +22,21 @@ export function quantityInvalid(a: AssetState): Refusal {
   return refuse(apiError('ORDER_QUANTITY_INVALID', { step: formatQty(a, a.quantityStep), min: formatQty(a, a.minQuantity), max: formatQty(a, a.maxQuantity), unit: a.config.unit ?? '' }));
 }
 
+/**
+ * Both qty and noCnt sent: they must name one quantity. The field the asset does not take is derived
+ * (noCnt = ceil(qty / contractQty)); a disagreeing one was silently dropped before, now it is refused.
+ * `qty` is the order's quantity after the input field was read.
+ */
+export function contractsMismatchRefusal(a: AssetState, qty: number, sentQty: unknown, sentNoCnt: unknown): Refusal | null {
+  // On a noCnt asset `qty` came from noCnt: the sent qty must be exactly that. On a qty asset the sent
+  // noCnt must be the contracts `qty` makes.
+  const statedQty = a.inputNoCnt ? sentQty : qty;
+  if (typeof statedQty !== 'number' || (a.inputNoCnt && statedQty === qty)) return null;
+  const expected = a.contractQty === 1 ? statedQty : Math.ceil(statedQty / a.contractQty);
+  if (!a.inputNoCnt && sentNoCnt === expected) return null;
+  return refuse(apiError('ORDER_CONTRACTS_MISMATCH', { noCnt: String(sentNoCnt), expected: String(expected) }));
+}
+
 /** True when `qty` (a positive integer) passes every quantity rule; false means "ask quantityRefusal". */
 export function quantityOk(a: AssetState, qty: number): boolean {
   return qty % a.quantityStep === 0 && qty >= a.minQuantity && qty <= a.maxQuantity;

@@ -113,4 +113,36 @@ describe('Sequencer idempotency retention', () => {
     expect((await restarted.submit(add, { userId: 'u1', idempotencyKey: 'second' })).orderId).toBe(second.orderId);
     await restarted.close();
   });
+
+  it('refuses a used key with another command, live, after a replay and after a snapshot', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sequencer-fingerprint-'));
+    dirs.push(dir);
+    const { setup, add } = setupAndFirstAdd();
+    const other = { ...add, qty: (add as { qty: number }).qty * 2 } as UnstampedCommand;
+    const meta = { userId: 'u1', idempotencyKey: 'fingerprint-1' };
+    const reused = { code: 'ORDER_IDEMPOTENCY_KEY_REUSED', params: { idempotencyKey: 'fingerprint-1' } };
+    const options = { journalDir: dir, now: steppingClock(), tickIntervalMs: 0 };
+
+    const { sequencer } = await Sequencer.open(options);
+    for (const command of setup) await sequencer.submit(command);
+    const first = await sequencer.submit(add, meta);
+    await expect(sequencer.submit(other, meta)).rejects.toMatchObject(reused);
+    await sequencer.close();
+
+    // From the journal's records (no snapshot yet).
+    const { sequencer: replayed } = await Sequencer.open(options);
+    await expect(replayed.submit(other, meta)).rejects.toMatchObject(reused);
+    expect((await replayed.submit(add, meta)).orderId).toBe(first.orderId);
+    await replayed.close();
+
+    // From a snapshot that covers the add.
+    const { sequencer: snapshotting } = await Sequencer.open({ ...options, snapshotEvery: 1 });
+    await snapshotting.submit(setup[0]!);
+    await snapshotting.close();
+    const { sequencer: fromSnapshot, snapshotSeq } = await Sequencer.open(options);
+    expect(snapshotSeq).toBeGreaterThan(setup.length);
+    await expect(fromSnapshot.submit(other, meta)).rejects.toMatchObject(reused);
+    expect((await fromSnapshot.submit(add, meta)).orderId).toBe(first.orderId);
+    await fromSnapshot.close();
+  });
 });

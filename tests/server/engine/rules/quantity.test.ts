@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { isPositiveInt, quantityInputRefusal, quantityInvalid, quantityOk, quantityRefusal } from '../../../../server/engine/rules/quantity.ts';
+import { contractsMismatchRefusal, isPositiveInt, quantityInputRefusal, quantityInvalid, quantityOk, quantityRefusal } from '../../../../server/engine/rules/quantity.ts';
 import { asset } from '../state-builders.ts';
 
 describe('rules/quantity', () => {
+  it('qty and noCnt sent together must name one quantity, on either kind of asset', () => {
+    const byQty = asset({ contractQty: 24 });
+    expect(contractsMismatchRefusal(byQty, 48, 48, 2)).toBeNull();
+    expect(contractsMismatchRefusal(byQty, 50, 50, 3)).toBeNull(); // a part contract counts as one
+    expect(contractsMismatchRefusal(byQty, 48, 48, 1e15)).toMatchObject({ result: 'ORDER_CONTRACTS_MISMATCH', params: { noCnt: '1000000000000000', expected: '2' } });
+    const byContracts = asset({ quantityInput: 'noCnt', contractQty: 24 });
+    expect(contractsMismatchRefusal(byContracts, 48, undefined, 2)).toBeNull();
+    expect(contractsMismatchRefusal(byContracts, 48, 48, 2)).toBeNull();
+    expect(contractsMismatchRefusal(byContracts, 48, 72, 2)).toMatchObject({ result: 'ORDER_CONTRACTS_MISMATCH', params: { noCnt: '2', expected: '3' } });
+  });
+
   it('a positive safe integer only', () => {
     expect([1, 500].every(isPositiveInt)).toBe(true);
     expect([0, -1, 1.5, Number.MAX_SAFE_INTEGER + 1, '5', null, undefined].some(isPositiveInt)).toBe(false);
