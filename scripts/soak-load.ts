@@ -114,7 +114,7 @@ await Promise.all(Array.from({ length: senderCount }, (_, index) => sender(index
 clearInterval(progress);
 latencies.sort((a, b) => a - b);
 const at = (q: number) => Number((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0).toFixed(1));
-// Closes the server made during the run (the clients' own deactivations below are not counted).
+// Disconnects are counted during the run only: the clients' own deactivations below are not failures.
 const report = { acked, refused: Object.fromEntries(refused), ackP50Ms: at(0.5), ackP99Ms: at(0.99), messages, stompErrors, errorCodes: Object.fromEntries(errorCodes), disconnects };
 await Promise.all(clients.map((client) => client.deactivate()));
 console.log(`REPORT ${JSON.stringify(report)}`);
