@@ -186,6 +186,9 @@ export const errorCatalogue = {
   STOMP_SUBSCRIPTION_UNKNOWN: { status: 404, params: ['id'] },
   STOMP_SLOW_CONSUMER: { status: 503, params: ['limitBytes'] },
   STOMP_VERSION_UNSUPPORTED: { status: 400, params: ['supported'] },
+  STOMP_TOO_MANY_SUBSCRIPTIONS: { status: 429, params: ['limit'] },
+  STOMP_TOO_MANY_CONNECTIONS: { status: 429, params: ['limit'] },
+  STOMP_TOO_MANY_FRAGMENTS: { status: 400, params: ['limit'] },
 } as const satisfies Record<string, { status: number; params: readonly string[] }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -137,6 +137,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       onSend: chat.onSend,
       onSessionOpened: chat.onSessionOpened,
       onSessionClosed: chat.onSessionClosed,
+      now,
     });
     chat.attach(gateway);
     cleanups.push(() => gateway.close());

@@ -4,7 +4,7 @@
  */
 import type { WebSocket, RawData } from 'ws';
 import { ExchangeError, isErrorCode, parseDestination, type ErrorCode } from '../../protocol/index.ts';
-import { encodeFrame, FrameError, FrameParser, HEARTBEAT, type HeaderList, type StompFrame } from './frame-codec.ts';
+import { encodeFrame, escapeHeader, FrameError, FrameParser, HEARTBEAT, type HeaderList, type StompFrame } from './frame-codec.ts';
 import { privateKey, topicKey, type DeliveryTarget, type Subscription, type SubscriptionRegistry } from './subscriptions.ts';
 import type { Principal, ResolvedOptions } from './types.ts';
 
@@ -14,12 +14,19 @@ const SUPPORTED_VERSION = '1.2';
 const MAX_QUEUED_FRAMES = 64;
 /** After an ERROR frame the peer gets this long to finish the close handshake. */
 const CLOSE_GRACE_MS = 1000;
+/** Replayed messages sent per turn of the event loop: a replay of thousands of orders never holds the server. */
+export const REPLAY_CHUNK = 64;
 
 export interface ConnectionContext {
   options: ResolvedOptions;
   registry: SubscriptionRegistry;
   nextMessageId(): string;
   onClosed(connection: Connection): void;
+  /** An authenticated session starts; false when its user already has the most sessions allowed. */
+  openSession(connection: Connection): boolean;
+  closeSession(connection: Connection): void;
+  /** Subscriptions of a user over all its connections. */
+  userSubscriptions: Map<string, number>;
 }
 
 type State = 'awaiting-connect' | 'authenticating' | 'connected' | 'closing' | 'closed';
@@ -94,6 +101,12 @@ export class Connection implements DeliveryTarget {
   private outgoingTimer: NodeJS.Timeout | undefined;
   private incomingTimer: NodeJS.Timeout | undefined;
   private closeTimer: NodeJS.Timeout | undefined;
+  /** WebSocket messages and bytes received before CONNECT was answered. */
+  private messagesBeforeConnect = 0;
+  private bytesBeforeConnect = 0;
+  /** While a replay streams: everything else sent meanwhile waits behind it, in order. */
+  private outbox: Array<Buffer | (() => Buffer)> | undefined;
+  private outboxBytes = 0;
   private readonly closedPromise: Promise<void>;
   private resolveClosed!: () => void;
 
@@ -137,6 +150,30 @@ export class Connection implements DeliveryTarget {
    * (STOMP_SLOW_CONSUMER) rather than let the server buffer without bound. Never waits.
    */
   sendRaw(frame: Buffer): boolean {
+    if (this.outbox && this.state !== 'closed') {
+      this.outboxBytes += frame.length;
+      if (this.outboxBytes + this.ws.bufferedAmount > this.ctx.options.maxBufferedBytes) {
+        this.drop();
+        return false;
+      }
+      this.outbox.push(frame);
+      return true;
+    }
+    return this.write(frame);
+  }
+
+  /** Ends the session: an ERROR frame with `code`, then close (token expired, credentials changed). */
+  end(code: ErrorCode, params: Record<string, string | number> = {}): void {
+    this.fail({ code, params });
+  }
+
+  /** The session's token has expired on the gateway's clock. */
+  get expired(): boolean {
+    const expiresAt = this.principalValue?.expiresAt;
+    return expiresAt !== undefined && this.ctx.options.now() >= expiresAt;
+  }
+
+  private write(frame: Buffer): boolean {
     if (this.state === 'closed' || this.ws.readyState !== this.ws.OPEN) return false;
     if (this.ws.bufferedAmount > this.ctx.options.maxBufferedBytes) {
       this.drop();
@@ -168,6 +205,20 @@ export class Connection implements DeliveryTarget {
     this.lastReceivedAt = Date.now();
     if (!this.isOpen) return;
     const chunk = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    if (this.state === 'awaiting-connect' || this.state === 'authenticating') {
+      // Before a token is checked a socket may cost little: a CONNECT comes in one message or a few.
+      const { maxMessagesBeforeConnect, maxFrameBytes } = this.ctx.options;
+      this.messagesBeforeConnect += 1;
+      this.bytesBeforeConnect += chunk.length;
+      if (this.messagesBeforeConnect > maxMessagesBeforeConnect) {
+        this.fail({ code: 'STOMP_TOO_MANY_FRAGMENTS', params: { limit: maxMessagesBeforeConnect } });
+        return;
+      }
+      if (this.bytesBeforeConnect > 2 * maxFrameBytes) {
+        this.fail({ code: 'STOMP_FRAME_TOO_LARGE', params: { limitBytes: maxFrameBytes } });
+        return;
+      }
+    }
     let items;
     try {
       items = this.parser.push(chunk);
@@ -219,13 +270,17 @@ export class Connection implements DeliveryTarget {
       refuse('STOMP_NOT_CONNECTED', {}, `${frame.command} before CONNECT`);
     }
     const receipt = frame.headers['receipt'];
+    // Checked on every frame as well as by the gateway's sweep: nothing is taken on an expired token.
+    if (frame.command !== 'DISCONNECT' && this.expired) refuse('AUTH_TOKEN_EXPIRED');
     switch (frame.command) {
       case 'CONNECT':
       case 'STOMP':
         return refuse('STOMP_FRAME_MALFORMED', {}, 'already connected');
-      case 'SUBSCRIBE':
-        this.handleSubscribe(frame);
+      case 'SUBSCRIBE': {
+        const replay = this.handleSubscribe(frame);
+        if (replay) return replay.then(() => this.sendReceipt(receipt));
         break;
+      }
       case 'UNSUBSCRIBE':
         this.handleUnsubscribe(frame);
         break;
@@ -264,6 +319,8 @@ export class Connection implements DeliveryTarget {
       .then((principal) => {
         if (this.state !== 'authenticating') return;
         this.principalValue = principal;
+        if (this.expired) refuse('AUTH_TOKEN_EXPIRED');
+        if (!this.ctx.openSession(this)) refuse('STOMP_TOO_MANY_CONNECTIONS', { limit: this.ctx.options.maxConnectionsPerUser });
         this.state = 'connected';
         clearTimeout(this.connectTimer);
         this.connectTimer = undefined;
@@ -318,17 +375,25 @@ export class Connection implements DeliveryTarget {
     }
   }
 
-  private handleSubscribe(frame: StompFrame): void {
+  /** Returns a promise when the snapshot streams over several turns (or to yield after a hook): the next frame waits for it. */
+  private handleSubscribe(frame: StompFrame): Promise<void> | undefined {
     const principal = this.principalValue!;
+    const { options } = this.ctx;
     const id = frame.headers['id'];
     const destination = frame.headers['destination'];
     if (id === undefined || id === '') refuse('STOMP_FRAME_MALFORMED', {}, 'SUBSCRIBE without id');
     if (destination === undefined) refuse('STOMP_FRAME_MALFORMED', {}, 'SUBSCRIBE without destination');
     if (this.subscriptions.has(id)) refuse('STOMP_SUBSCRIPTION_DUPLICATE', { id });
+    // Caps far above any terminal's needs: each subscription costs memory and a frame per message.
+    if (this.subscriptions.size >= options.maxSubscriptionsPerConnection) {
+      refuse('STOMP_TOO_MANY_SUBSCRIPTIONS', { limit: options.maxSubscriptionsPerConnection });
+    }
+    const userCount = this.ctx.userSubscriptions.get(principal.userId) ?? 0;
+    if (userCount >= options.maxSubscriptionsPerUser) refuse('STOMP_TOO_MANY_SUBSCRIPTIONS', { limit: options.maxSubscriptionsPerUser });
     const parsed = parseDestination(destination);
     if (!parsed || parsed.kind === 'chatSend') refuse('STOMP_DESTINATION_UNKNOWN', { destination });
     const isPrivate = !('id' in parsed);
-    if (!isPrivate && !this.ctx.options.authorize(principal, parsed)) {
+    if (!isPrivate && !options.authorize(principal, parsed)) {
       refuse('STOMP_DESTINATION_FORBIDDEN', { destination });
     }
     const subscription: Subscription = {
@@ -338,15 +403,62 @@ export class Connection implements DeliveryTarget {
       target: this,
     };
     this.subscriptions.set(id, subscription);
+    this.ctx.userSubscriptions.set(principal.userId, userCount + 1);
     this.ctx.registry.add(subscription);
-    const onSubscribe = this.ctx.options.onSubscribe;
-    if (onSubscribe) {
-      const reply = (body: unknown, headers?: Record<string, string>): void => {
-        if (this.subscriptions.get(id) !== subscription || !this.isOpen) return;
-        this.sendRaw(encodeMessage(destination, id, this.ctx.nextMessageId(), jsonBody(body), headers));
-      };
+    const onSubscribe = options.onSubscribe;
+    if (!onSubscribe) return undefined;
+    // The hook's replies are serialised at once (the state as of now) and sent after it returns.
+    const replies: Array<() => Buffer> = [];
+    let collecting = true;
+    const reply = (body: unknown, headers?: Record<string, string>): void => {
+      if (this.subscriptions.get(id) !== subscription || !this.isOpen) return;
+      const bytes = jsonBody(body);
+      const messageId = this.ctx.nextMessageId();
+      const encode = (): Buffer => encodeMessage(destination, id, messageId, bytes, headers);
+      if (collecting) replies.push(encode);
+      else this.sendRaw(encode());
+    };
+    try {
       onSubscribe(principal, destination, reply);
+    } finally {
+      collecting = false;
     }
+    if (replies.length > REPLAY_CHUNK) return this.streamReplay(replies);
+    for (const encode of replies) this.sendRaw(encode());
+    // One SUBSCRIBE with a snapshot per turn: a burst of them cannot hold the event loop.
+    return new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /**
+   * Sends a long snapshot REPLAY_CHUNK messages per turn of the event loop. Messages published to
+   * this connection meanwhile queue behind it, so the client sees the snapshot, then the updates, in order.
+   */
+  private streamReplay(replies: Array<() => Buffer>): Promise<void> {
+    const outbox: Array<Buffer | (() => Buffer)> = (this.outbox ??= []);
+    outbox.push(...replies);
+    let next = 0;
+    return new Promise((resolve) => {
+      const drain = (): void => {
+        if (this.outbox !== outbox || !this.isOpen) {
+          resolve();
+          return;
+        }
+        for (let sent = 0; sent < REPLAY_CHUNK && next < outbox.length; sent++) {
+          const item = outbox[next]!;
+          outbox[next++] = EMPTY_FRAME; // let the bytes go
+          if (Buffer.isBuffer(item)) this.outboxBytes -= item.length;
+          if (!this.write(Buffer.isBuffer(item) ? item : item())) break;
+        }
+        if (next >= outbox.length || !this.isOpen) {
+          this.outbox = undefined;
+          this.outboxBytes = 0;
+          resolve();
+          return;
+        }
+        setImmediate(drain);
+      };
+      drain();
+    });
   }
 
   private handleUnsubscribe(frame: StompFrame): void {
@@ -355,7 +467,16 @@ export class Connection implements DeliveryTarget {
     const subscription = this.subscriptions.get(id);
     if (!subscription) refuse('STOMP_SUBSCRIPTION_UNKNOWN', { id });
     this.subscriptions.delete(id);
+    this.forget(subscription);
+  }
+
+  private forget(subscription: Subscription): void {
     this.ctx.registry.remove(subscription);
+    const userId = this.principalValue?.userId;
+    if (userId === undefined) return;
+    const left = (this.ctx.userSubscriptions.get(userId) ?? 1) - 1;
+    if (left <= 0) this.ctx.userSubscriptions.delete(userId);
+    else this.ctx.userSubscriptions.set(userId, left);
   }
 
   private handleSend(frame: StompFrame): void | Promise<void> {
@@ -398,7 +519,9 @@ export class Connection implements DeliveryTarget {
       ['content-type', 'application/json'],
     ];
     if (receipt !== undefined) headers.push(['receipt-id', receipt]);
-    this.sendFrame('ERROR', headers, JSON.stringify({ code: refusal.code, params: refusal.params }));
+    // Straight to the socket: a streaming replay's backlog is abandoned, the ERROR goes first.
+    this.outbox = undefined;
+    this.write(encodeFrame('ERROR', headers, JSON.stringify({ code: refusal.code, params: refusal.params })));
     if (!this.isOpen) return; // dropped as a slow consumer while sending
     this.release();
     this.state = 'closing';
@@ -435,8 +558,10 @@ export class Connection implements DeliveryTarget {
   /** Frees subscriptions and timers; idempotent. */
   private release(): void {
     this.announceSession(false);
-    for (const subscription of this.subscriptions.values()) this.ctx.registry.remove(subscription);
+    for (const subscription of this.subscriptions.values()) this.forget(subscription);
     this.subscriptions.clear();
+    this.ctx.closeSession(this);
+    this.outbox = undefined;
     this.queue.length = 0;
     clearTimeout(this.connectTimer);
     clearTimeout(this.outgoingTimer);
@@ -454,6 +579,8 @@ export class Connection implements DeliveryTarget {
   }
 }
 
+const EMPTY_FRAME = Buffer.alloc(0);
+
 const reservedMessageHeaders: ReadonlySet<string> = new Set([
   'destination',
   'subscription',
@@ -468,6 +595,48 @@ export function jsonBody(body: unknown): Buffer {
   return Buffer.from(JSON.stringify(body) ?? 'null', 'utf8');
 }
 
+/**
+ * A MESSAGE frame built once per publish: the bytes before and after the subscription id, so each
+ * connection costs one copy per id and one WebSocket message, not one encoding per subscription.
+ * Header order and escaping are those of encodeFrame.
+ */
+export class PreparedMessage {
+  private readonly head: Buffer;
+  private readonly tail: Buffer;
+
+  constructor(destination: string, messageId: string, body: Buffer, extra?: Record<string, string>) {
+    this.head = Buffer.from(`MESSAGE\ndestination:${escapeHeader(destination)}\nsubscription:`, 'utf8');
+    let rest = `\nmessage-id:${escapeHeader(messageId)}\ncontent-type:application/json\n`;
+    if (extra) {
+      for (const [name, value] of Object.entries(extra)) {
+        if (!reservedMessageHeaders.has(name) && name !== '') rest += `${escapeHeader(name)}:${escapeHeader(String(value))}\n`;
+      }
+    }
+    if (body.length > 0) rest += `content-length:${body.length}\n`;
+    rest += '\n';
+    const restBytes = Buffer.from(rest, 'utf8');
+    this.tail = Buffer.allocUnsafe(restBytes.length + body.length + 1);
+    restBytes.copy(this.tail, 0);
+    body.copy(this.tail, restBytes.length);
+    this.tail[this.tail.length - 1] = 0;
+  }
+
+  /** One frame per subscription id, back to back: the bytes of one WebSocket message. */
+  framesFor(ids: readonly string[]): Buffer {
+    const escapedIds = ids.map((id) => Buffer.from(escapeHeader(id), 'utf8'));
+    let length = 0;
+    for (const id of escapedIds) length += this.head.length + id.length + this.tail.length;
+    const out = Buffer.allocUnsafe(length);
+    let at = 0;
+    for (const id of escapedIds) {
+      at += this.head.copy(out, at);
+      at += id.copy(out, at);
+      at += this.tail.copy(out, at);
+    }
+    return out;
+  }
+}
+
 /** Builds a MESSAGE frame; extra headers cannot override the reserved ones. */
 export function encodeMessage(
   destination: string,
@@ -476,16 +645,5 @@ export function encodeMessage(
   body: Buffer,
   extra?: Record<string, string>,
 ): Buffer {
-  const headers: Array<[string, string]> = [
-    ['destination', destination],
-    ['subscription', subscriptionId],
-    ['message-id', messageId],
-    ['content-type', 'application/json'],
-  ];
-  if (extra) {
-    for (const [name, value] of Object.entries(extra)) {
-      if (!reservedMessageHeaders.has(name) && name !== '') headers.push([name, String(value)]);
-    }
-  }
-  return encodeFrame('MESSAGE', headers, body);
+  return new PreparedMessage(destination, messageId, body, extra).framesFor([subscriptionId]);
 }

@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { Connection, encodeMessage, jsonBody } from './connection.ts';
+import { Connection, jsonBody, PreparedMessage } from './connection.ts';
 import { privateKey, topicKey, SubscriptionRegistry } from './subscriptions.ts';
 import type { ResolvedOptions, StompGateway, StompGatewayOptions } from './types.ts';
 
@@ -29,9 +29,17 @@ export function createStompGateway(options: StompGatewayOptions): StompGateway {
     maxFrameBytes: options.maxFrameBytes ?? 64 * 1024,
     maxHeaders: options.maxHeaders ?? 32,
     maxBufferedBytes: options.maxBufferedBytes ?? 4 * 1024 * 1024,
+    maxSubscriptionsPerConnection: options.maxSubscriptionsPerConnection ?? 500,
+    maxSubscriptionsPerUser: options.maxSubscriptionsPerUser ?? 2000,
+    maxConnectionsPerUser: options.maxConnectionsPerUser ?? 100,
+    maxMessagesBeforeConnect: options.maxMessagesBeforeConnect ?? 256,
+    now: options.now ?? Date.now,
+    expiryCheckMs: options.expiryCheckMs ?? 1000,
   };
   const registry = new SubscriptionRegistry();
   const connections = new Set<Connection>();
+  /** Authenticated connections per user: the per-user cap, endSessionsOf and the expiry sweep. */
+  const sessionsByUser = new Map<string, Set<Connection>>();
   let messageSeq = 0;
   let connectionSeq = 0;
   let closed = false;
@@ -57,7 +65,30 @@ export function createStompGateway(options: StompGatewayOptions): StompGateway {
     onClosed: (connection: Connection) => {
       connections.delete(connection);
     },
+    openSession: (connection: Connection): boolean => {
+      const userId = connection.principal!.userId;
+      let sessions = sessionsByUser.get(userId);
+      if (!sessions) sessionsByUser.set(userId, (sessions = new Set()));
+      if (sessions.size >= resolved.maxConnectionsPerUser) return false;
+      sessions.add(connection);
+      return true;
+    },
+    closeSession: (connection: Connection): void => {
+      const userId = connection.principal?.userId;
+      const sessions = userId === undefined ? undefined : sessionsByUser.get(userId);
+      if (!sessions?.delete(connection) || sessions.size > 0) return;
+      sessionsByUser.delete(userId!);
+    },
+    userSubscriptions: new Map<string, number>(),
   };
+
+  // A session ends when its token expires, even if the client sends nothing more.
+  const expirySweep = setInterval(() => {
+    for (const sessions of sessionsByUser.values()) {
+      for (const connection of [...sessions]) if (connection.expired) connection.end('AUTH_TOKEN_EXPIRED');
+    }
+  }, resolved.expiryCheckMs);
+  expirySweep.unref();
 
   const onConnection = (ws: WebSocket): void => {
     if (closed) {
@@ -89,21 +120,24 @@ export function createStompGateway(options: StompGatewayOptions): StompGateway {
   };
   resolved.server.on('upgrade', onUpgrade);
 
-  /** Fans one body out to the subscriptions under `key`; frame bytes are cached per subscription id. */
+  /**
+   * Fans one body out to the subscriptions under `key`: the JSON and the frame's common bytes are built
+   * once, then each connection gets one WebSocket message holding a frame per subscription id of its
+   * own; connections with the same ids (stompjs numbers them alike) share those bytes.
+   */
   const deliver = (key: string, destination: string, body: unknown, headers?: Record<string, string>): void => {
-    const subscriptions = registry.get(key);
-    if (!subscriptions || subscriptions.size === 0) return;
-    const bodyBytes = jsonBody(body);
-    const messageId = String(++messageSeq);
+    const groups = registry.get(key);
+    if (!groups || groups.size === 0) return;
+    const message = new PreparedMessage(destination, String(++messageSeq), jsonBody(body), headers);
     const frames = new Map<string, Buffer>();
-    // Deleting from a Set while iterating it is safe: a dropped slow consumer simply leaves.
-    for (const subscription of subscriptions) {
-      let frame = frames.get(subscription.id);
+    // Deleting from the map while iterating it is safe: a dropped slow consumer simply leaves.
+    for (const group of groups.values()) {
+      let frame = frames.get(group.idsKey);
       if (!frame) {
-        frame = encodeMessage(destination, subscription.id, messageId, bodyBytes, headers);
-        frames.set(subscription.id, frame);
+        frame = message.framesFor(group.subscriptions.map((subscription) => subscription.id));
+        frames.set(group.idsKey, frame);
       }
-      subscription.target.sendRaw(frame);
+      group.target.sendRaw(frame);
     }
   };
 
@@ -120,9 +154,15 @@ export function createStompGateway(options: StompGatewayOptions): StompGateway {
     connectionCount() {
       return connections.size;
     },
+    endSessionsOf(userId, code, params = {}) {
+      const sessions = [...(sessionsByUser.get(userId) ?? [])];
+      for (const connection of sessions) connection.end(code, params);
+      return sessions.length;
+    },
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(expirySweep);
       resolved.server.off('upgrade', onUpgrade);
       await Promise.all([...connections].map((connection) => connection.shutdown()));
       await new Promise<void>((resolve) => wss.close(() => resolve()));

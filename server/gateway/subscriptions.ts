@@ -29,32 +29,57 @@ export function privateKey(userId: string, destination: string): string {
   return `${userId}\u0000${destination}`;
 }
 
+/**
+ * The subscriptions of one connection under one key. A connection may subscribe to a destination
+ * several times (one per view watching it); delivery then builds one WebSocket message for all its ids.
+ */
+export interface SubscriberGroup {
+  readonly target: DeliveryTarget;
+  readonly subscriptions: Subscription[];
+  /** The ids joined by NUL (ids never hold a NUL): connections with the same ids share frame bytes. */
+  idsKey: string;
+}
+
 export class SubscriptionRegistry {
-  private readonly byKey = new Map<string, Set<Subscription>>();
+  private readonly byKey = new Map<string, Map<DeliveryTarget, SubscriberGroup>>();
   private readonly countByDestination = new Map<string, number>();
 
   add(subscription: Subscription): void {
-    let set = this.byKey.get(subscription.key);
-    if (!set) {
-      set = new Set();
-      this.byKey.set(subscription.key, set);
+    let groups = this.byKey.get(subscription.key);
+    if (!groups) {
+      groups = new Map();
+      this.byKey.set(subscription.key, groups);
     }
-    if (set.has(subscription)) return;
-    set.add(subscription);
+    let group = groups.get(subscription.target);
+    if (!group) {
+      group = { target: subscription.target, subscriptions: [], idsKey: '' };
+      groups.set(subscription.target, group);
+    }
+    if (group.subscriptions.includes(subscription)) return;
+    group.subscriptions.push(subscription);
+    group.idsKey = idsKeyOf(group.subscriptions);
     this.countByDestination.set(subscription.destination, (this.countByDestination.get(subscription.destination) ?? 0) + 1);
   }
 
   remove(subscription: Subscription): void {
-    const set = this.byKey.get(subscription.key);
-    if (!set?.delete(subscription)) return;
-    if (set.size === 0) this.byKey.delete(subscription.key);
+    const groups = this.byKey.get(subscription.key);
+    const group = groups?.get(subscription.target);
+    const index = group ? group.subscriptions.indexOf(subscription) : -1;
+    if (!groups || !group || index === -1) return;
+    group.subscriptions.splice(index, 1);
+    if (group.subscriptions.length === 0) {
+      groups.delete(subscription.target);
+      if (groups.size === 0) this.byKey.delete(subscription.key);
+    } else {
+      group.idsKey = idsKeyOf(group.subscriptions);
+    }
     const count = (this.countByDestination.get(subscription.destination) ?? 1) - 1;
     if (count <= 0) this.countByDestination.delete(subscription.destination);
     else this.countByDestination.set(subscription.destination, count);
   }
 
-  /** Live set of subscriptions under a key (do not keep it). */
-  get(key: string): ReadonlySet<Subscription> | undefined {
+  /** Live groups under a key, one per connection (do not keep it). */
+  get(key: string): ReadonlyMap<DeliveryTarget, SubscriberGroup> | undefined {
     return this.byKey.get(key);
   }
 
@@ -62,4 +87,8 @@ export class SubscriptionRegistry {
   count(destination: string): number {
     return this.countByDestination.get(destination) ?? 0;
   }
+}
+
+function idsKeyOf(subscriptions: Subscription[]): string {
+  return subscriptions.length === 1 ? subscriptions[0]!.id : subscriptions.map((subscription) => subscription.id).join('\u0000');
 }

@@ -4,7 +4,7 @@
  * import them without importing each other.
  */
 import type { Server } from 'node:http';
-import type { ParsedDestination } from '../../protocol/index.ts';
+import type { ErrorCode, ParsedDestination } from '../../protocol/index.ts';
 
 export interface Principal {
   userId: string;
@@ -12,6 +12,8 @@ export interface Principal {
   roles: string[];
   clientCodes: string[];
   marketIds: string[];
+  /** When the session's token expires, ms on the gateway's clock (`now`); the session ends then. */
+  expiresAt?: number;
 }
 
 export interface StompGatewayOptions {
@@ -41,10 +43,25 @@ export interface StompGatewayOptions {
   maxHeaders?: number;
   /** Per-connection outbound buffer; beyond it the connection is dropped (slow consumer). Default 4 MiB. */
   maxBufferedBytes?: number;
+  /** Subscriptions one connection may hold; one more is refused with STOMP_TOO_MANY_SUBSCRIPTIONS. Default 500. */
+  maxSubscriptionsPerConnection?: number;
+  /** Subscriptions one user may hold over all its connections. Default 2000. */
+  maxSubscriptionsPerUser?: number;
+  /** Authenticated connections one user may hold; one more is refused with STOMP_TOO_MANY_CONNECTIONS. Default 100. */
+  maxConnectionsPerUser?: number;
+  /** WebSocket messages a socket may send before its CONNECT is answered (STOMP_TOO_MANY_FRAGMENTS). Default 256. */
+  maxMessagesBeforeConnect?: number;
+  /** The clock of `Principal.expiresAt`. Default Date.now. */
+  now?: () => number;
+  /** How often sessions are checked for an expired token, ms. Default 1000. */
+  expiryCheckMs?: number;
 }
 
 export interface StompGateway {
-  /** To every subscriber of a topic. The body is JSON-serialised once; frame bytes are built once per subscription id. */
+  /**
+   * To every subscriber of a topic. The body is JSON-serialised once and the frame's common bytes built
+   * once; a connection gets one WebSocket message however many of its subscriptions match.
+   */
   publish(destination: string, body: unknown, headers?: Record<string, string>): void;
   /** To the private queue `destination` of every connection of `userId` subscribed to it. */
   sendToUser(userId: string, destination: string, body: unknown): void;
@@ -52,6 +69,8 @@ export interface StompGateway {
   subscriberCount(destination: string): number;
   /** Open WebSocket connections, authenticated or not. */
   connectionCount(): number;
+  /** Ends every session of `userId` with an ERROR frame carrying `code` (a password change, a revoked token), then closes it. */
+  endSessionsOf(userId: string, code: ErrorCode, params?: Record<string, string | number>): number;
   /** Stops taking upgrades and closes every connection (code 1001). */
   close(): Promise<void>;
 }

@@ -432,6 +432,9 @@ export const en = {
   'error.STOMP_SUBSCRIPTION_UNKNOWN': 'Unknown subscription: {id}.',
   'error.STOMP_SLOW_CONSUMER': 'The connection is too slow for the live updates (buffer limit {limitBytes} bytes).',
   'error.STOMP_VERSION_UNSUPPORTED': 'Unsupported protocol version; supported versions: {supported}.',
+  'error.STOMP_TOO_MANY_SUBSCRIPTIONS': 'Too many subscriptions on the live channel (limit {limit}).',
+  'error.STOMP_TOO_MANY_CONNECTIONS': 'Too many live connections open for this user (limit {limit}).',
+  'error.STOMP_TOO_MANY_FRAGMENTS': 'The live channel connect request arrived in too many pieces (limit {limit}).',
 
   // ---- Status and type labels (protocol/enums.ts), see ../enum-labels.ts
   'status.order.created': 'Created',

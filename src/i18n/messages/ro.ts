@@ -434,6 +434,9 @@ export const ro: Record<MessageKey, string> = {
   'error.STOMP_SLOW_CONSUMER':
     'Conexiunea este prea lentă pentru actualizările în timp real (limita memoriei tampon este de {limitBytes} octeți).',
   'error.STOMP_VERSION_UNSUPPORTED': 'Versiune de protocol neacceptată; versiuni acceptate: {supported}.',
+  'error.STOMP_TOO_MANY_SUBSCRIPTIONS': 'Prea multe abonamente pe canalul în timp real (limita este {limit}).',
+  'error.STOMP_TOO_MANY_CONNECTIONS': 'Prea multe conexiuni în timp real deschise pentru acest utilizator (limita este {limit}).',
+  'error.STOMP_TOO_MANY_FRAGMENTS': 'Conectarea pe canalul în timp real a sosit în prea multe bucăți (limita este {limit}).',
 
   // ---- Etichete de stare și de tip
   'status.order.created': 'Creat',
