@@ -3,7 +3,9 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { destinations, TOKEN_MAX_AGE_SECONDS } from '../../protocol/index.ts';
+import { createConnection, type ConnectionState, type StreamError } from '../../streams/connection.ts';
 import { startTestServer, type TestServer } from '../helpers/test-server.ts';
+import { realSocketFactory } from '../streams/real-socket.ts';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -69,5 +71,55 @@ describe('STOMP on the exchange server', () => {
     client.subscribe(destinations.book('GSPOT-DA'), () => {});
     expect((await error).headers.code).toBe('STOMP_DESTINATION_FORBIDDEN');
     await client.deactivate();
+  });
+
+  it('ends a session when its token expires on the server clock: AUTH_TOKEN_EXPIRED, and no SUBSCRIBE after (issue 13, item 6)', async () => {
+    const token = await t.login('broker1');
+    const client = stompClient(token);
+    expect((await connect(client)).connected).toBe(true);
+    const error = new Promise<IFrame>((resolve) => (client.onStompError = resolve));
+    const closed = new Promise<void>((resolve) => (client.onWebSocketClose = () => resolve()));
+    t.clock.advance(TOKEN_MAX_AGE_SECONDS * 1000);
+    const started = Date.now();
+    // The SUBSCRIBE races the gateway's sweep: either way it is refused with the code.
+    client.subscribe(destinations.book('GSPOT-DA'), () => {});
+    expect((await error).headers.code).toBe('AUTH_TOKEN_EXPIRED');
+    await closed;
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(t.server.gateway.subscriberCount(destinations.book('GSPOT-DA'))).toBe(0);
+  });
+
+  it('a quiet session is ended by the sweep, and the client reconnects with a fresh token instead of going offline', async () => {
+    let signIns = 0;
+    const connection = createConnection({
+      url: `ws://127.0.0.1:${t.server.port}/session/ws`,
+      getToken: async () => {
+        signIns += 1;
+        return t.login('broker2');
+      },
+      webSocketFactory: realSocketFactory().webSocketFactory,
+      heartbeatMs: 0,
+      backoff: { initialMs: 20, maxMs: 200, jitter: 0.5 },
+    });
+    const states: ConnectionState[] = [];
+    const errors: StreamError[] = [];
+    connection.connectionState$.subscribe((state) => states.push(state));
+    connection.errors$.subscribe((error) => errors.push(error));
+    const generation = (): number => (connection.state.status === 'connected' ? connection.state.generation : 0);
+    const waitFor = async (check: () => boolean, what: string): Promise<void> => {
+      const deadline = Date.now() + 5000;
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    connection.connect();
+    await waitFor(() => generation() === 1, 'first connect');
+    t.clock.advance(TOKEN_MAX_AGE_SECONDS * 1000);
+    await waitFor(() => generation() === 2, 'reconnect with a fresh token');
+    expect(errors.some((error) => error.kind === 'stomp' && error.code === 'AUTH_TOKEN_EXPIRED')).toBe(true);
+    expect(states.some((state) => state.status === 'offline' && state.reason !== 'idle')).toBe(false);
+    expect(signIns).toBe(2);
+    await connection.disconnect({ timeoutMs: 500 });
   });
 });
