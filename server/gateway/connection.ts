@@ -5,7 +5,7 @@
 import type { WebSocket, RawData } from 'ws';
 import { ExchangeError, isErrorCode, parseDestination, type ErrorCode } from '../../protocol/index.ts';
 import { encodeFrame, escapeHeader, FrameError, FrameParser, HEARTBEAT, type HeaderList, type StompFrame } from './frame-codec.ts';
-import { privateKey, topicKey, type DeliveryTarget, type Subscription, type SubscriptionRegistry } from './subscriptions.ts';
+import { idBytesOf, privateKey, topicKey, type DeliveryTarget, type Subscription, type SubscriptionRegistry } from './subscriptions.ts';
 import type { Principal, ResolvedOptions } from './types.ts';
 
 export const SERVER_NAME = 'energy-exchange-gateway/0.1';
@@ -621,9 +621,8 @@ export class PreparedMessage {
     this.tail[this.tail.length - 1] = 0;
   }
 
-  /** One frame per subscription id, back to back: the bytes of one WebSocket message. */
-  framesFor(ids: readonly string[]): Buffer {
-    const escapedIds = ids.map((id) => Buffer.from(escapeHeader(id), 'utf8'));
+  /** One frame per subscription id (escaped bytes: `idBytesOf`), back to back: the bytes of one WebSocket message. */
+  framesFor(escapedIds: readonly Buffer[]): Buffer {
     let length = 0;
     for (const id of escapedIds) length += this.head.length + id.length + this.tail.length;
     const out = Buffer.allocUnsafe(length);
@@ -645,5 +644,5 @@ export function encodeMessage(
   body: Buffer,
   extra?: Record<string, string>,
 ): Buffer {
-  return new PreparedMessage(destination, messageId, body, extra).framesFor([subscriptionId]);
+  return new PreparedMessage(destination, messageId, body, extra).framesFor([idBytesOf(subscriptionId)]);
 }

@@ -134,7 +134,7 @@ export function createStompGateway(options: StompGatewayOptions): StompGateway {
     for (const group of groups.values()) {
       let frame = frames.get(group.idsKey);
       if (!frame) {
-        frame = message.framesFor(group.subscriptions.map((subscription) => subscription.id));
+        frame = message.framesFor(group.idBytes);
         frames.set(group.idsKey, frame);
       }
       group.target.sendRaw(frame);

@@ -1,3 +1,5 @@
+import { escapeHeader } from './frame-codec.ts';
+
 /**
  * Subscription index of the gateway. Topic subscriptions are keyed by the destination; private
  * `/user/queue/*` subscriptions by user and destination, so that a queue name never leaks across
@@ -38,6 +40,8 @@ export interface SubscriberGroup {
   readonly subscriptions: Subscription[];
   /** The ids joined by NUL (ids never hold a NUL): connections with the same ids share frame bytes. */
   idsKey: string;
+  /** The ids as escaped header bytes, ready to splice into a prepared MESSAGE. */
+  idBytes: Buffer[];
 }
 
 export class SubscriptionRegistry {
@@ -52,12 +56,13 @@ export class SubscriptionRegistry {
     }
     let group = groups.get(subscription.target);
     if (!group) {
-      group = { target: subscription.target, subscriptions: [], idsKey: '' };
+      group = { target: subscription.target, subscriptions: [], idsKey: '', idBytes: [] };
       groups.set(subscription.target, group);
     }
     if (group.subscriptions.includes(subscription)) return;
     group.subscriptions.push(subscription);
     group.idsKey = idsKeyOf(group.subscriptions);
+    group.idBytes.push(idBytesOf(subscription.id));
     this.countByDestination.set(subscription.destination, (this.countByDestination.get(subscription.destination) ?? 0) + 1);
   }
 
@@ -67,6 +72,7 @@ export class SubscriptionRegistry {
     const index = group ? group.subscriptions.indexOf(subscription) : -1;
     if (!groups || !group || index === -1) return;
     group.subscriptions.splice(index, 1);
+    group.idBytes.splice(index, 1);
     if (group.subscriptions.length === 0) {
       groups.delete(subscription.target);
       if (groups.size === 0) this.byKey.delete(subscription.key);
@@ -87,6 +93,10 @@ export class SubscriptionRegistry {
   count(destination: string): number {
     return this.countByDestination.get(destination) ?? 0;
   }
+}
+
+export function idBytesOf(id: string): Buffer {
+  return Buffer.from(escapeHeader(id), 'utf8');
 }
 
 function idsKeyOf(subscriptions: Subscription[]): string {

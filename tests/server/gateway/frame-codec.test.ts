@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeMessage, PreparedMessage } from '../../../server/gateway/connection.ts';
+import { idBytesOf } from '../../../server/gateway/subscriptions.ts';
 import {
   encodeFrame,
   escapeHeader,
@@ -148,8 +149,8 @@ describe('PreparedMessage', () => {
         ],
         body,
       );
-    expect(prepared.framesFor(['s:1'])).toEqual(one('s:1'));
-    expect(prepared.framesFor(['a', 'b'])).toEqual(Buffer.concat([one('a'), one('b')]));
+    expect(prepared.framesFor([idBytesOf('s:1')])).toEqual(one('s:1'));
+    expect(prepared.framesFor([idBytesOf('a'), idBytesOf('b')])).toEqual(Buffer.concat([one('a'), one('b')]));
     expect(encodeMessage('/topic/book.A1', 'a', '7', body, { seq: '3' })).toEqual(one('a'));
   });
 });
