@@ -412,9 +412,10 @@ export class Connection implements DeliveryTarget {
     let collecting = true;
     const reply = (body: unknown, headers?: Record<string, string>): void => {
       if (this.subscriptions.get(id) !== subscription || !this.isOpen) return;
-      const bytes = jsonBody(body);
+      // The JSON now (the state as of the SUBSCRIBE); its bytes and the frame when it is sent.
+      const json = JSON.stringify(body) ?? 'null';
       const messageId = this.ctx.nextMessageId();
-      const encode = (): Buffer => encodeMessage(destination, id, messageId, bytes, headers);
+      const encode = (): Buffer => encodeMessage(destination, id, messageId, Buffer.from(json, 'utf8'), headers);
       if (collecting) replies.push(encode);
       else this.sendRaw(encode());
     };
