@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { ServerHealth } from '../protocol/health.ts';
 import { AuthService } from './auth/auth-service.ts';
 import { LoginLimiter, type LoginLimiterOptions } from './auth/login-limiter.ts';
 import { TokenService } from './auth/tokens.ts';
@@ -24,6 +25,7 @@ import { ScheduleKeeper } from './trading/schedule-keeper.ts';
 import { MarketDataPublisher } from './trading/market-data.ts';
 import { NotificationPublisher, usersByMarket } from './trading/notifications.ts';
 import { ReadModelProjector } from './trading/read-model-projector.ts';
+import type { JournalIo } from './engine/journal/journal.ts';
 import { Sequencer } from './trading/sequencer.ts';
 import { bucharestDate } from './trading/time.ts';
 import { TradingService } from './trading/trading-service.ts';
@@ -52,6 +54,8 @@ export interface ExchangeServerOptions {
   timetables?: SessionTimetables;
   /** Chat send limits and the presence grace (tests shorten them). */
   chat?: Pick<ChatServiceOptions, 'rateLimits' | 'presenceGraceMs'>;
+  /** The journal's disk operations (fault tests make them fail). */
+  journalIo?: JournalIo;
 }
 
 export interface ExchangeServer {
@@ -97,6 +101,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       journalDir,
       now,
       tickIntervalMs: options.tickIntervalMs ?? 1000,
+      journalIo: options.journalIo,
       replayFromSeq: watermark,
       onReplayedEvents: (events, seq) => projector.onEvents(events, seq),
       // A snapshot lets the journal drop records: only once the read models hold them.
@@ -125,6 +130,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       logger: options.logRequests ?? false,
       trustProxy: options.trustProxy ?? false,
       sessionDateOf: (marketId) => sequencer.engine.getMarketPhase(marketId)?.sessionDate || bucharestDate(now()),
+      health: () => serverHealth(sequencer, projector),
     });
     cleanups.push(() => app.close());
     // The gateway needs the HTTP server and the publisher needs the gateway: the hook is bound once both exist.
@@ -193,7 +199,9 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       projector,
       trading,
       async close() {
+        // Writes what it can; a database that is away is not waited for (the restart re-projects from the watermark).
         await projector.settled().catch(() => {});
+        await projector.stop();
         await cleanup();
       },
     };
@@ -201,6 +209,13 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     await cleanup();
     throw error;
   }
+}
+
+/** GET /health: degraded while the read models cannot be written or the journal refuses commands. */
+function serverHealth(sequencer: Sequencer, projector: ReadModelProjector): ServerHealth {
+  const readModels = projector.health;
+  const journal = { status: sequencer.available ? ('ok' as const) : ('unavailable' as const), lastSeq: sequencer.lastJournalSeq };
+  return { status: readModels.status === 'ok' && journal.status === 'ok' ? 'ok' : 'degraded', readModels, journal };
 }
 
 /** Which users act for which client codes, both ways. */

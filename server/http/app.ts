@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import type { ServerHealth } from '../../protocol/health.ts';
 import { apiError } from '../../protocol/index.ts';
 import type { AuthService } from '../auth/auth-service.ts';
 import type { Store } from '../store/store.ts';
@@ -27,6 +28,8 @@ export interface HttpAppOptions {
   trustProxy?: boolean;
   /** The market's session date, for the periods of rolling assets (default: today in Bucharest). */
   sessionDateOf?: SessionDateOf;
+  /** GET /health's answer (default: ok); the exchange reports its read models and journal (protocol/health.ts). */
+  health?: () => ServerHealth;
 }
 
 export async function createHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
@@ -42,7 +45,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
 
   await app.register(
     async (api) => {
-      api.get('/health', async () => ({ status: 'ok' }));
+      api.get('/health', async () => options.health?.() ?? { status: 'ok' });
       await api.register(authRoutes(options.auth));
       await api.register(referenceRoutes(options.store, options.auth, options.sessionDateOf));
     },
