@@ -26,7 +26,7 @@ import { validateInternalState } from './validate.ts';
 export type { EngineInternals } from './internals.ts';
 
 export class Engine {
-  private readonly s = new EngineState();
+  private s = new EngineState();
 
   execute(command: EngineCommand): EngineResult {
     if (command === null || typeof command !== 'object') return refuse(apiError('REQUEST_INVALID', { field: 'command', issue: 'notAnObject' }));
@@ -193,6 +193,14 @@ export class Engine {
   importState(snapshot: EngineSnapshot, options?: ImportOptions): void {
     if (this.s.commandCount !== 0) throw new Error('importState() needs a new engine');
     importEngineState(this.snapshotAccess(), snapshot, options);
+  }
+
+  /**
+   * Takes over `other`'s state (`other` must not be used afterwards): the sequencer reloads the engine
+   * from its journal in place, so the components that hold this engine see the reloaded state.
+   */
+  adoptState(other: Engine): void {
+    this.s = other.s;
   }
 
   /** A new engine in the state of `snapshot`: same stateHash(), same behaviour for every further command. */

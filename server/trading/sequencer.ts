@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { apiError, ExchangeError } from '../../protocol/error-codes.ts';
 import { Engine } from '../engine/engine.ts';
-import { Journal } from '../engine/journal/journal.ts';
+import { Journal, type JournalIo, type JournalRecord, type RecoveredJournal } from '../engine/journal/journal.ts';
 import { OrderHeader, ProductInfo } from '../engine/header.ts';
 import type { EngineSnapshot } from '../engine/snapshot.ts';
 import type { CancelReason, EngineCommand, EngineEvent, EngineResult, OrderEvent, OrderEventKind, OrderView } from '../engine/types.ts';
@@ -161,6 +161,63 @@ export interface SequencerOptions {
    * replay forgets exactly what the live run forgot, and memory and snapshots stay bounded.
    */
   idempotencyRetentionMs?: number;
+  /** The journal's disk operations (tests make them fail: a full disk). */
+  journalIo?: JournalIo;
+}
+
+/** The first reload after a failed journal write is tried this soon; each further one twice as late, up to RECOVERY_MAX_MS. */
+export const RECOVERY_FIRST_MS = 100;
+export const RECOVERY_MAX_MS = 5_000;
+
+type IdempotencyMap = Map<string, Remembered>;
+
+/** An engine and its remembered keys rebuilt from the journal on disk. */
+interface Rebuilt {
+  journal: Journal<JournalEntry, SequencerSnapshot>;
+  recovered: RecoveredJournal<JournalEntry, SequencerSnapshot>;
+  engine: Engine;
+  idempotency: IdempotencyMap;
+  snapshotSeq: number;
+}
+
+/** Forgets the keys taken more than `retentionMs` before `at` (the map is oldest first). */
+function forgetKeysBefore(idempotency: IdempotencyMap, at: number, retentionMs: number): void {
+  const oldest = at - retentionMs;
+  for (const [key, { at: taken }] of idempotency) {
+    if (taken >= oldest) break;
+    idempotency.delete(key);
+  }
+}
+
+/** Opens the journal and rebuilds the engine and the remembered keys; `onRecord` sees every replayed record. */
+async function rebuild(options: SequencerOptions, onRecord: (record: JournalRecord<JournalEntry>, result: EngineResult) => void): Promise<Rebuilt> {
+  const { journal, recovered } = await Journal.open<JournalEntry, SequencerSnapshot>(options.journalDir, { io: options.journalIo });
+  const snapshotSeq = recovered.snapshot?.seq ?? 0;
+  // An older snapshot lacks the engine's count of changing commands: every journaled record is one,
+  // so it is the snapshot's journal seq.
+  const engine = recovered.snapshot ? Engine.fromSnapshot(recovered.snapshot.state.engine, { changedCommands: snapshotSeq }) : new Engine();
+  const idempotency: IdempotencyMap = new Map();
+  // Compact results come back as plain data (header and product without their classes): only their
+  // fields are read (orderViewOf). Older snapshots held full views: converted.
+  const compactEvents = recovered.snapshot?.state.idempotencyEvents === 'compact';
+  for (const [key, result, at, fingerprint] of recovered.snapshot?.state.idempotency ?? []) {
+    idempotency.set(key, { result: compactEvents ? result : fromLegacyResult(result, snapshotSeq), at: at ?? engine.clock, fingerprint });
+  }
+  const retentionMs = options.idempotencyRetentionMs ?? DEFAULT_IDEMPOTENCY_RETENTION_MS;
+  for (const record of recovered.records) {
+    forgetKeysBefore(idempotency, record.entry.command.at, retentionMs);
+    const result = engine.execute(record.entry.command);
+    const { meta } = record.entry;
+    if (meta?.userId && meta.idempotencyKey) {
+      idempotency.set(idempotencyKeyOf(meta.userId, meta.idempotencyKey), {
+        result: compactResult({ ...result, journalSeq: record.seq }),
+        at: record.entry.command.at,
+        fingerprint: fingerprintOf(record.entry.command),
+      });
+    }
+    onRecord(record, result);
+  }
+  return { journal, recovered, engine, idempotency, snapshotSeq };
 }
 
 export const DEFAULT_SNAPSHOT_EVERY = 50_000;
@@ -172,16 +229,30 @@ export const DEFAULT_SNAPSHOT_EVERY = 50_000;
  *
  * Commands that change nothing (refusals, idle ticks) produce no events and are not journaled:
  * replaying the journal gives the same books without them.
+ *
+ * A failed journal write (a full disk) leaves the engine ahead of the disk: from then on every command
+ * is refused with SERVICE_UNAVAILABLE, and the sequencer reloads the engine from what the journal
+ * holds (in place, so every component keeps its engine), retrying with backoff until a probe write
+ * succeeds; then commands are taken again. A command whose write failed was never acknowledged and is
+ * gone unless its record reached the disk whole (then it is kept, its events published, and a retry
+ * with its idempotency key gets its result).
  */
 export class Sequencer {
   private readonly listeners: EventListener[] = [];
   /** Idempotency key → result and its journaled time, oldest first, for commands on disk (or that changed nothing). */
-  private readonly idempotency = new Map<string, Remembered>();
+  private readonly idempotency: IdempotencyMap = new Map();
   private readonly idempotencyRetentionMs: number;
   /** Idempotency key → result of a command whose record is being synced, and its acknowledgement. */
   private readonly syncing = new Map<string, { result: SequencedResult; durable: Promise<SequencedResult>; fingerprint: string }>();
   private timer: NodeJS.Timeout | null = null;
+  /** The tick interval to resume with after a reload (0: not ticking). */
+  private tickIntervalMs = 0;
   private failed: Error | null = null;
+  /** The last journal record whose events the listeners have had. */
+  private publishedSeq: number;
+  private recoveryTimer: NodeJS.Timeout | null = null;
+  private recovering: Promise<void> | null = null;
+  private closed = false;
   /** Journaled commands since the last snapshot (or since the start of the replay). */
   private sinceSnapshot = 0;
   private readonly snapshotEvery: number;
@@ -191,15 +262,16 @@ export class Sequencer {
   private readonly snapshotting = new Set<Promise<void>>();
 
   private constructor(
-    private readonly journal: Journal<JournalEntry, SequencerSnapshot>,
+    private journal: Journal<JournalEntry, SequencerSnapshot>,
     private readonly now: () => number,
     readonly engine: Engine,
-    options: SequencerOptions,
+    private readonly options: SequencerOptions,
   ) {
     this.snapshotEvery = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
     this.onSnapshotError = options.onSnapshotError ?? ((error) => console.error('journal snapshot failed:', error));
     this.beforeSnapshotWrite = options.beforeSnapshotWrite;
     this.idempotencyRetentionMs = options.idempotencyRetentionMs ?? DEFAULT_IDEMPOTENCY_RETENTION_MS;
+    this.publishedSeq = journal.lastSeq;
   }
 
   /**
@@ -209,29 +281,21 @@ export class Sequencer {
    * between (`replayGap`).
    */
   static async open(options: SequencerOptions): Promise<{ sequencer: Sequencer; replayed: number; truncatedBytes: number; snapshotSeq: number; replayGap: { fromSeq: number; toSeq: number } | null }> {
-    const { journal, recovered } = await Journal.open<JournalEntry, SequencerSnapshot>(options.journalDir);
-    const snapshotSeq = recovered.snapshot?.seq ?? 0;
-    // An older snapshot lacks the engine's count of changing commands: every journaled record is one,
-    // so it is the snapshot's journal seq.
-    const engine = recovered.snapshot ? Engine.fromSnapshot(recovered.snapshot.state.engine, { changedCommands: snapshotSeq }) : new Engine();
-    const sequencer = new Sequencer(journal, options.now ?? Date.now, engine, options);
-    // Compact results come back as plain data (header and product without their classes): only their
-    // fields are read (orderViewOf). Older snapshots held full views: converted.
-    const compactEvents = recovered.snapshot?.state.idempotencyEvents === 'compact';
-    for (const [key, result, at, fingerprint] of recovered.snapshot?.state.idempotency ?? []) {
-      sequencer.idempotency.set(key, { result: compactEvents ? result : fromLegacyResult(result, snapshotSeq), at: at ?? engine.clock, fingerprint });
-    }
     const fromSeq = options.replayFromSeq ?? 0;
+    const { journal, recovered, engine, idempotency, snapshotSeq } = await rebuild(options, (record, result) => {
+      if (options.onReplayedEvents && record.seq > fromSeq && result.events.length > 0) options.onReplayedEvents(result.events, record.seq);
+    });
+    const sequencer = new Sequencer(journal, options.now ?? Date.now, engine, options);
+    for (const [key, value] of idempotency) sequencer.idempotency.set(key, value);
     const replayGap = options.onReplayedEvents && fromSeq < snapshotSeq ? { fromSeq: fromSeq + 1, toSeq: snapshotSeq } : null;
-    for (const record of recovered.records) {
-      sequencer.forgetKeysBefore(record.entry.command.at);
-      const result = sequencer.engine.execute(record.entry.command);
-      sequencer.remember(record.entry, compactResult({ ...result, journalSeq: record.seq }));
-      if (options.onReplayedEvents && record.seq > (options.replayFromSeq ?? 0) && result.events.length > 0) options.onReplayedEvents(result.events, record.seq);
-    }
     sequencer.sinceSnapshot = recovered.records.length;
     if (options.tickIntervalMs) sequencer.startTicking(options.tickIntervalMs);
     return { sequencer, replayed: recovered.records.length, truncatedBytes: recovered.truncatedBytes, snapshotSeq, replayGap };
+  }
+
+  /** False while the journal cannot be written: commands are refused with SERVICE_UNAVAILABLE. */
+  get available(): boolean {
+    return this.failed === null;
   }
 
   onEvents(listener: EventListener): () => void {
@@ -248,11 +312,11 @@ export class Sequencer {
   }
 
   async submit(command: UnstampedCommand, meta?: JournalEntry['meta']): Promise<SequencedResult> {
-    if (this.failed) throw this.failed;
+    if (this.failed || this.closed) throw unavailable();
     const key = meta?.userId && meta.idempotencyKey ? idempotencyKeyOf(meta.userId, meta.idempotencyKey) : null;
     // Stamped here so the journal holds the exact time the engine saw; never earlier than the last one.
     const at = Math.max(this.now(), this.engine.clock);
-    this.forgetKeysBefore(at);
+    forgetKeysBefore(this.idempotency, at, this.idempotencyRetentionMs);
     const fingerprint = key === null ? '' : fingerprintOf(command);
     if (key !== null) {
       const remembered = this.idempotency.get(key);
@@ -276,6 +340,7 @@ export class Sequencer {
     const durable = this.journal.append(entry).then(
       (seq) => {
         pending.journalSeq = seq;
+        this.publishedSeq = seq;
         if (key !== null) {
           this.syncing.delete(key);
           // Kept from now on without the events a retry does not need (less to hold, collect and snapshot).
@@ -285,11 +350,10 @@ export class Sequencer {
         return pending;
       },
       (error: unknown) => {
-        // The engine moved ahead of the disk: nothing more may be acknowledged. The process must restart.
-        this.failed = error as Error;
-        this.stopTicking();
+        // The engine moved ahead of the disk: nothing more may be acknowledged until it is reloaded from the journal.
         if (key !== null) this.syncing.delete(key);
-        throw error;
+        this.fail(error as Error);
+        throw unavailable();
       },
     );
     // A retry that arrives during the sync waits for this same sync: it is acknowledged no earlier.
@@ -301,6 +365,7 @@ export class Sequencer {
 
   startTicking(intervalMs: number): void {
     this.stopTicking();
+    this.tickIntervalMs = intervalMs;
     this.timer = setInterval(() => {
       this.submit({ type: 'tick' }).catch(() => {});
     }, intervalMs);
@@ -322,9 +387,74 @@ export class Sequencer {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.stopTicking();
+    if (this.recoveryTimer) clearTimeout(this.recoveryTimer);
+    await this.recovering;
     await Promise.all(this.snapshotting);
     await this.journal.close();
+  }
+
+  /** The first failed write stops the ticks and starts the reloads (later failures of the same batch add nothing). */
+  private fail(error: Error): void {
+    if (this.failed) return;
+    this.failed = error;
+    const ticking = this.tickIntervalMs;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    console.error('journal write failed: commands are refused until the journal can be written again:', error);
+    this.scheduleRecovery(0, ticking);
+  }
+
+  private scheduleRecovery(attempt: number, ticking: number): void {
+    if (this.closed) return;
+    this.recoveryTimer = setTimeout(
+      () => {
+        this.recoveryTimer = null;
+        this.recovering = this.recover().then((recovered) => {
+          this.recovering = null;
+          if (!recovered) this.scheduleRecovery(attempt + 1, ticking);
+          else if (ticking > 0 && !this.closed) this.startTicking(ticking);
+        });
+      },
+      Math.min(RECOVERY_MAX_MS, RECOVERY_FIRST_MS * 2 ** attempt),
+    );
+    this.recoveryTimer.unref();
+  }
+
+  /**
+   * Reloads the engine from the journal on disk (its records up to the failed write, a torn tail cut
+   * off), publishes the records that reached the disk but not the listeners, and takes commands again
+   * once a probe write and sync succeed. False when the journal cannot be opened or written yet.
+   */
+  private async recover(): Promise<boolean> {
+    try {
+      // Every append of the failed journal has been rejected by now (a failed write rejects its queue);
+      // its pending snapshots are refused by it.
+      await this.journal.close().catch(() => {});
+      const unpublished: Array<{ record: JournalRecord<JournalEntry>; result: EngineResult }> = [];
+      const rebuilt = await rebuild(this.options, (record, result) => {
+        if (record.seq > this.publishedSeq && result.events.length > 0) unpublished.push({ record, result });
+      });
+      this.journal = rebuilt.journal;
+      this.engine.adoptState(rebuilt.engine);
+      this.idempotency.clear();
+      for (const [key, value] of rebuilt.idempotency) this.idempotency.set(key, value);
+      this.sinceSnapshot = rebuilt.recovered.records.length;
+      for (const { record, result } of unpublished) {
+        this.publishedSeq = record.seq;
+        for (const listener of this.listeners) listener(result.events, record.entry, result, record.seq);
+      }
+      this.publishedSeq = Math.max(this.publishedSeq, rebuilt.journal.lastSeq);
+      if (this.closed) return true;
+      await this.journal.probe();
+    } catch (error) {
+      console.error('journal still cannot be written:', (error as Error).message);
+      return false;
+    }
+    this.failed = null;
+    console.error('journal writable again: engine reloaded from the journal, commands are taken again');
+    return true;
   }
 
   /**
@@ -340,25 +470,17 @@ export class Sequencer {
     for (const [key, { result, fingerprint }] of this.syncing) idempotency.push([key, compactResult(result), this.engine.clock, fingerprint]);
     const state: SequencerSnapshot = { engine: this.engine.exportState(), idempotency, idempotencyEvents: 'compact' };
     const ready = this.beforeSnapshotWrite ? this.beforeSnapshotWrite(seq) : Promise.resolve();
-    const written = ready.then(() => this.journal.snapshot(seq, state)).catch((error: unknown) => {
+    // This journal's: after a reload from the journal, the new one's record `seq` may be another command.
+    const journal = this.journal;
+    const written = ready.then(() => journal.snapshot(seq, state)).catch((error: unknown) => {
       if (!this.failed) this.onSnapshotError(error as Error);
     });
     this.snapshotting.add(written);
     void written.finally(() => this.snapshotting.delete(written));
   }
+}
 
-  private remember(entry: JournalEntry, result: SequencedResult): void {
-    if (entry.meta?.userId && entry.meta.idempotencyKey) {
-      this.idempotency.set(idempotencyKeyOf(entry.meta.userId, entry.meta.idempotencyKey), { result, at: entry.command.at, fingerprint: fingerprintOf(entry.command) });
-    }
-  }
-
-  /** Forgets the keys taken more than the retention before `at` (the map is oldest first). */
-  private forgetKeysBefore(at: number): void {
-    const oldest = at - this.idempotencyRetentionMs;
-    for (const [key, { at: taken }] of this.idempotency) {
-      if (taken >= oldest) break;
-      this.idempotency.delete(key);
-    }
-  }
+/** The refusal of every command while the journal cannot be written. */
+function unavailable(): ExchangeError<'SERVICE_UNAVAILABLE'> {
+  return new ExchangeError(apiError('SERVICE_UNAVAILABLE'));
 }

@@ -184,6 +184,23 @@ export function* jsonPieces(value: unknown, splitNodes = SPLIT_NODES): Generator
   yield `${text}${array ? ']' : '}'}`;
 }
 
+/**
+ * The disk operations of the record path. The default calls the file handle; a test passes its own to
+ * make the disk fail (ENOSPC) where and when it likes.
+ */
+export interface JournalIo {
+  writev(handle: FileHandle, buffers: Buffer[], position: number): Promise<{ bytesWritten: number }>;
+  datasync(handle: FileHandle): Promise<void>;
+}
+
+const directIo: JournalIo = {
+  writev: (handle, buffers, position) => handle.writev(buffers, position),
+  datasync: (handle) => handle.datasync(),
+};
+
+/** Bytes the probe writes: one page of zeros. */
+const PROBE_BYTES = 4096;
+
 interface Pending {
   seq: number;
   buffer: Buffer;
@@ -224,15 +241,18 @@ export class Journal<T, S = unknown> {
   /** Number of disk syncs, to see group commit at work. */
   syncCount = 0;
 
-  private constructor(private readonly dir: string) {}
+  private constructor(
+    private readonly dir: string,
+    private readonly io: JournalIo,
+  ) {}
 
   /**
    * Opens the journal in `dir` and returns what it holds: the newest readable snapshot and the records
    * after it. A torn or corrupt tail of the last segment is cut off before anything is appended.
    */
-  static async open<T, S>(dir: string): Promise<{ journal: Journal<T, S>; recovered: RecoveredJournal<T, S> }> {
+  static async open<T, S>(dir: string, options: { io?: JournalIo } = {}): Promise<{ journal: Journal<T, S>; recovered: RecoveredJournal<T, S> }> {
     mkdirSync(dir, { recursive: true });
-    const journal = new Journal<T, S>(dir);
+    const journal = new Journal<T, S>(dir, options.io ?? directIo);
     const { recovered, lastSegmentBytes } = journal.recover();
     journal.nextSeq = recovered.lastSeq + 1;
     const segments = journal.segments();
@@ -247,6 +267,18 @@ export class Journal<T, S = unknown> {
 
   get lastSeq(): number {
     return this.nextSeq - 1;
+  }
+
+  /**
+   * Writes and syncs a page of zeros just past the records: proves that the disk takes writes again
+   * (after a failure, before appends resume) without changing what a recovery reads (zeros past the
+   * records are pre-allocated space).
+   */
+  async probe(): Promise<void> {
+    if (this.closed || this.failed) throw this.failed ?? new Error('journal closed');
+    const { bytesWritten } = await this.io.writev(this.handle!, [zeros.subarray(0, PROBE_BYTES)], this.position);
+    if (bytesWritten !== PROBE_BYTES) throw new Error(`journal probe: ${bytesWritten} of ${PROBE_BYTES} bytes written`);
+    await this.io.datasync(this.handle!);
   }
 
   /** Appends one entry; resolves with its sequence number once it is on disk. */
@@ -393,8 +425,8 @@ export class Journal<T, S = unknown> {
     const to = this.position + PREALLOCATE_BYTES;
     this.extending = (async () => {
       try {
-        for (let at = from; at < to; at += zeros.length) await handle.write(zeros, 0, Math.min(zeros.length, to - at), at);
-        await handle.datasync();
+        for (let at = from; at < to; at += zeros.length) await this.io.writev(handle, [zeros.subarray(0, Math.min(zeros.length, to - at))], at);
+        await this.io.datasync(handle);
         if (handle === this.handle) this.allocated = Math.max(this.allocated, to);
       } catch {
         // left to the record writes
@@ -432,11 +464,11 @@ export class Journal<T, S = unknown> {
           for (const buffer of buffers) bytes += buffer.length;
           // The zeros being written ahead must not land on these records: past their end, wait for them.
           if (this.position + bytes > this.allocated && this.extending) await this.extending;
-          const { bytesWritten } = await this.handle!.writev(buffers, this.position);
+          const { bytesWritten } = await this.io.writev(this.handle!, buffers, this.position);
           // A short write (a full disk) is a failed write: the tail of the batch is not there.
           if (bytesWritten !== bytes) throw new Error(`journal write: ${bytesWritten} of ${bytes} bytes written`);
           this.position += bytes;
-          await this.handle!.datasync();
+          await this.io.datasync(this.handle!);
           this.allocated = Math.max(this.allocated, this.position);
           this.syncCount++;
           for (const pending of batch) pending.resolve(pending.seq);

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerHealth } from '../../../protocol/health.ts';
+import { createPostgresSchema, postgresUrl, type PostgresSchema } from '../../helpers/postgres-schema.ts';
 import { startTestServer, type TestServer } from '../../helpers/test-server.ts';
 
 /**
@@ -10,7 +9,6 @@ import { startTestServer, type TestServer } from '../../helpers/test-server.ts';
  * The exchange reaches PostgreSQL through a TCP proxy the test controls: cutting it closes every
  * open connection and refuses new ones, as a stopped server does; restoring it listens again.
  */
-const postgresUrl = process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const asset = 'GSPOT-DA';
 const ORDERS_DURING_OUTAGE = 40;
 
@@ -54,20 +52,9 @@ class TcpProxy {
 
 let t: TestServer;
 let proxy: TcpProxy;
-let schema: string;
+let schema: PostgresSchema;
 let token1: string;
 let token2: string;
-
-async function direct<Row>(sql: string, params: unknown[] = []): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  try {
-    await client.query(`set search_path = ${schema}`);
-    return (await client.query(sql, params)).rows as Row[];
-  } finally {
-    await client.end();
-  }
-}
 
 async function health(): Promise<ServerHealth> {
   return (await t.get('/health')).body as ServerHealth;
@@ -82,18 +69,11 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, what: str
 }
 
 beforeAll(async () => {
-  schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: postgresUrl });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
+  schema = await createPostgresSchema();
   const target = new URL(postgresUrl);
   proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
   await proxy.open();
-  const url = new URL(postgresUrl);
-  url.host = `127.0.0.1:${proxy.port}`;
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  t = await startTestServer({ databaseUrl: url.toString() });
+  t = await startTestServer({ databaseUrl: schema.url(proxy.port) });
   token1 = await t.login('broker1');
   token2 = await t.login('broker2');
 });
@@ -101,10 +81,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.server.close();
   await proxy?.cut();
-  const admin = new pg.Client({ connectionString: postgresUrl });
-  await admin.connect();
-  await admin.query(`drop schema if exists ${schema} cascade`);
-  await admin.end();
+  await schema?.drop();
 });
 
 describe('PostgreSQL stops and comes back during trading', () => {
@@ -162,17 +139,17 @@ describe('PostgreSQL stops and comes back during trading', () => {
       return now.status === 'ok' && now.readModels.behindBy === 0;
     }, 15_000, 'read models to catch up');
 
-    const stored = await direct<{ order_id: string; status: string }>('select order_id::text, status from orders where order_id = any($1::bigint[])', [acked.map((a) => a.orderId)]);
+    const stored = await schema.query<{ order_id: string; status: string }>('select order_id::text, status from orders where order_id = any($1::bigint[])', [acked.map((a) => a.orderId)]);
     const storedStatus = new Map(stored.map((row) => [row.order_id, row.status]));
     const lost = acked.filter((a) => !storedStatus.has(a.orderId)).length;
     // Each order's row holds its state now: the engine's for a live order, else traded (a resting ask may have traded since its reply; nothing was cancelled).
     const mismatched = acked.filter((a) => storedStatus.has(a.orderId) && storedStatus.get(a.orderId) !== (t.server.sequencer.engine.getOrder(Number(a.orderId))?.status ?? 'traded')).length;
-    const [events] = await direct<{ rows: string; distinct_rows: string }>(
+    const [events] = await schema.query<{ rows: string; distinct_rows: string }>(
       'select count(*)::text as rows, count(distinct (order_id, kind, at, data))::text as distinct_rows from order_events where journal_seq > $1',
       [fromSeq],
     );
-    const [trades] = await direct<{ rows: string }>('select count(*)::text as rows from transactions');
-    const [watermark] = await direct<{ journal_seq: string }>("select journal_seq::text from projection_watermark where name = 'trading'");
+    const [trades] = await schema.query<{ rows: string }>('select count(*)::text as rows from transactions');
+    const [watermark] = await schema.query<{ journal_seq: string }>("select journal_seq::text from projection_watermark where name = 'trading'");
     const slowest = Math.max(...acked.map((a) => a.ms));
     console.log(
       `database-outage: tried ${ORDERS_DURING_OUTAGE} orders with PostgreSQL away, acked ${acked.length}, refused ${refused}, slowest ack ${slowest.toFixed(0)} ms; ` +
