@@ -53,7 +53,10 @@ export class ScheduleKeeper {
     if (timetables === null) return [];
     const renewed: string[] = [];
     for (const market of await this.options.markets()) {
-      const at = now();
+      // The engine's time, which never goes back (the sequencer stamps max(now, engine clock)): after
+      // the wall clock jumps back, the quiet margin and the renewal are judged on the time the
+      // renewal will be stamped with, so no phase due meanwhile is skipped and none comes twice.
+      const at = Math.max(now(), sequencer.engine.clock);
       const end = sequencer.engine.getScheduleEnd(market.id);
       if (end !== null && end > at + this.renewWithinMs) continue;
       const due = sequencer.engine.getNextScheduledPhase(market.id, Number.NEGATIVE_INFINITY);
