@@ -8,6 +8,7 @@ import { ConnectionIndicator } from '../components/ConnectionIndicator.tsx';
 import { useDialogs } from '../components/dialogs/DialogProvider.tsx';
 import { LanguageSwitch } from '../components/LanguageSwitch.tsx';
 import { PasswordExpiryIndicator } from '../components/PasswordExpiryIndicator.tsx';
+import { ServerHealthBadge, useServerHealth } from '../components/ServerHealthBadge.tsx';
 import { ThemeToggle } from '../components/ThemeToggle.tsx';
 import { localePath } from '../i18n/locale.ts';
 import { useLocale } from '../i18n/use-locale.ts';
@@ -63,6 +64,7 @@ export function AppHeader() {
   const navigate = useNavigate();
   const { user, signedIn } = useAuth();
   const connection = useConnectionStatus();
+  const health = useServerHealth(signedIn);
   const { confirm } = useDialogs();
 
   async function onSignOut() {
@@ -84,6 +86,7 @@ export function AppHeader() {
         <MainNav items={nav} />
         <div className="header-tools">
           {connection && <ConnectionIndicator status={connection} />}
+          <ServerHealthBadge health={health} />
           {signedIn && <SessionCountdown />}
           {user && <PasswordExpiryIndicator passwordExpiresAt={user.passwordExpiresAt} />}
           {signedIn && <ChatButton />}

@@ -41,6 +41,9 @@ export const en = {
   'connection.connected': 'Connected',
   'connection.reconnecting': 'Reconnecting…',
   'connection.offline': 'Disconnected',
+  'health.degraded': 'Degraded service',
+  'health.readModelsBehind': 'Trading goes on; order history, transactions and statistics are catching up ({behindBy, plural, one {# update} other {# updates}} behind).',
+  'health.journalUnavailable': 'New orders are refused for the moment while the exchange recovers; orders already confirmed are safe.',
   'home.phaseWaiting': 'Waiting for the session phase…',
 
   'signOut.title': 'Sign out?',

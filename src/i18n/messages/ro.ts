@@ -40,6 +40,9 @@ export const ro: Record<MessageKey, string> = {
   'connection.connected': 'Conectat',
   'connection.reconnecting': 'Se reconectează…',
   'connection.offline': 'Deconectat',
+  'health.degraded': 'Serviciu degradat',
+  'health.readModelsBehind': 'Tranzacționarea continuă; istoricul ordinelor, tranzacțiile și statisticile se actualizează ({behindBy, plural, one {# actualizare} few {# actualizări} other {# de actualizări}} în urmă).',
+  'health.journalUnavailable': 'Ordinele noi sunt refuzate momentan, cât timp bursa își revine; ordinele deja confirmate sunt în siguranță.',
   'home.phaseWaiting': 'Se așteaptă faza sesiunii…',
 
   'signOut.title': 'Vă deconectați?',

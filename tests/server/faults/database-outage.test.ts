@@ -1,6 +1,6 @@
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServerHealth } from '../../../protocol/health.ts';
+import { serverHealthSchema, type ServerHealth } from '../../../protocol/health.ts';
 import { createPostgresSchema, postgresUrl, type PostgresSchema } from '../../helpers/postgres-schema.ts';
 import { startTestServer, type TestServer } from '../../helpers/test-server.ts';
 
@@ -57,7 +57,8 @@ let token1: string;
 let token2: string;
 
 async function health(): Promise<ServerHealth> {
-  return (await t.get('/health')).body as ServerHealth;
+  // The answer the client's badge parses (src/api/health.ts): the contract is checked on every call.
+  return serverHealthSchema.parse((await t.get('/health')).body);
 }
 
 async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
