@@ -70,10 +70,15 @@ describe('the wall clock jumps', () => {
     expect(history.body.events.map((event: { kind: string }) => event.kind)).toEqual(['created', 'expired']);
 
     // -1 h: the engine's time stays where it was (clamped); a token issued after the jump forward
-    // keeps working (it was verified before); a GTD whose validity is ahead of the wall clock but
+    // keeps working (it was verified before, and has not reached its expiry); a GTD whose validity is ahead of the wall clock but
     // behind the exchange's time is refused, not accepted and expired.
+    const unused = await server.login('admin');
     server.clock.advance(-HOUR);
     await tick();
+    // A token now issued "in the future" that the server has not verified before is refused; the user signs in again.
+    const fromTheFuture = await server.get('/orders/mine', unused);
+    expect(fromTheFuture.status).toBe(401);
+    expect(fromTheFuture.body.error.code).toBe('AUTH_TOKEN_INVALID');
     const back = ack(await order(token, { way: 'ask', price: 16_300, validityType: 'day' }));
     expect(Date.parse(back.createdAt)).toBe(engineTimeAfterJump);
     const stale = await order(token, { way: 'ask', price: 16_400, validityType: 'GTD', validity: iso(server.clock.now() + 30 * 60_000) });
