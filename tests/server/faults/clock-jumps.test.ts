@@ -114,10 +114,12 @@ describe('the wall clock jumps', () => {
 
     const seqs = journal.map((record) => record.seq);
     const times = journal.map((record) => record.at);
-    console.log(
-      `clock-jumps: ${journal.length} journal records over jumps of +1 h, -1 h, -1 day: seqs increasing ${seqs.every((seq, i) => i === 0 || seq === seqs[i - 1]! + 1)}, ` +
-        `times non-decreasing ${nonDecreasing(times)}; ${acked.length} orders acked, createdAt non-decreasing ${nonDecreasing(acked.map((a) => Date.parse(a.createdAt)))}`,
-    );
+    const created = acked.map((a) => Date.parse(a.createdAt));
+    const seqGaps = seqs.filter((seq, i) => i > 0 && seq !== seqs[i - 1]! + 1).length;
+    const timesBack = times.filter((at, i) => i > 0 && at < times[i - 1]!).length;
+    const createdBack = created.filter((at, i) => i > 0 && at < created[i - 1]!).length;
+    console.log(`clock-jumps: tried 3 jumps (+1 h, -1 h, -1 day) over ${journal.length} journal records and ${acked.length} orders: seq gaps ${seqGaps}, journal times back ${timesBack}, createdAt back ${createdBack}`);
+    expect([seqGaps, timesBack, createdBack]).toEqual([0, 0, 0]);
     expect(seqs.every((seq, index) => index === 0 || seq === seqs[index - 1]! + 1)).toBe(true);
     expect(nonDecreasing(times)).toBe(true);
     expect(nonDecreasing(acked.map((a) => Date.parse(a.createdAt)))).toBe(true);
@@ -155,7 +157,10 @@ describe('the wall clock jumps', () => {
     server.clock.advance(DAY + DAY);
     await tick();
     const all = phases.map((p) => `${p.sessionDate} ${p.phase}`);
-    console.log(`clock-jumps: schedule over +1 day, -1 day (with a renewal), +2 days: ${all.length} phase changes, ${new Set(all).size} distinct: ${all.join(', ')}`);
+    const repeated = all.length - new Set(all).size;
+    const outOfOrder = phases.filter((p, i) => i > 0 && p.at < phases[i - 1]!.at).length;
+    console.log(`clock-jumps: schedule tried +1 day, -1 day (with a renewal), +2 days: ${all.length} phase changes, repeated ${repeated}, out of order ${outOfOrder}: ${all.join(', ')}`);
+    expect([repeated, outOfOrder]).toEqual([0, 0]);
     expect(all).toEqual([...afterDay, '2026-11-23 closing', '2026-11-23 closed', '2026-11-24 opening', '2026-11-24 trading']);
     expect(nonDecreasing(phases.map((p) => p.at))).toBe(true);
   }, 30_000);

@@ -83,9 +83,15 @@ describe('ReadModelProjector', () => {
 
     const reference = await rows(t.server.store);
     const projected = await rows(second);
+    const lost = (a: unknown[], b: unknown[]) => Math.max(0, b.length - a.length);
+    const duplicated = (a: unknown[], b: unknown[]) => Math.max(0, a.length - b.length);
+    const tables = [projected.orders, projected.events, projected.transactions] as const;
+    const references = [reference.orders, reference.events, reference.transactions] as const;
+    const lostRows = tables.reduce((sum, rows, i) => sum + lost(rows, references[i]!), 0);
+    const duplicatedRows = tables.reduce((sum, rows, i) => sum + duplicated(rows, references[i]!), 0);
     console.log(
-      `read-model-projector: ${flaky.attempts} write attempts, ${flaky.failed.before + flaky.failed.after} failed (${flaky.failed.before} before, ${flaky.failed.after} after the commit); ` +
-        `${projected.orders.length}/${reference.orders.length} orders, ${projected.events.length}/${reference.events.length} order events, ${projected.transactions.length}/${reference.transactions.length} transactions`,
+      `read-model-projector: tried ${flaky.attempts} writes, ${flaky.failed.before + flaky.failed.after} failed (${flaky.failed.before} before, ${flaky.failed.after} after the commit); ` +
+        `lost ${lostRows}, duplicated ${duplicatedRows} (${reference.orders.length} orders, ${reference.events.length} order events, ${reference.transactions.length} transactions)`,
     );
     expect(states).toContain('degraded');
     expect(flaky.failed).toEqual({ before: 3, after: 2 });
