@@ -11,10 +11,12 @@ import { startTestServer, type TestServer } from '../../helpers/test-server.ts';
 /**
  * Fault: the journal cannot be written (a full disk), docs/reliability.md "Faults". The journal's disk
  * operations go through a seam that, while `full`, writes half of a batch (a torn record, as a disk
- * that fills mid-write leaves) and then fails with ENOSPC, and fails every sync.
+ * that fills mid-write leaves) and then fails with ENOSPC, and fails every sync; while `syncFails`,
+ * writes go through whole and only the syncs fail.
  */
 class FullDisk implements JournalIo {
   full = false;
+  syncFails = false;
   failedWrites = 0;
 
   async writev(handle: FileHandle, buffers: Buffer[], position: number): Promise<{ bytesWritten: number }> {
@@ -27,7 +29,7 @@ class FullDisk implements JournalIo {
   }
 
   async datasync(handle: FileHandle): Promise<void> {
-    if (this.full) throw Object.assign(new Error('ENOSPC: no space left on device, fdatasync'), { code: 'ENOSPC', errno: -28, syscall: 'fdatasync' });
+    if (this.full || this.syncFails) throw Object.assign(new Error('ENOSPC: no space left on device, fdatasync'), { code: 'ENOSPC', errno: -28, syscall: 'fdatasync' });
     await handle.datasync();
   }
 }
@@ -146,5 +148,28 @@ describe('the journal cannot be written (disk full)', () => {
     );
     expect(lost).toBe(0);
     expect(Number(duplicates!.n)).toBe(0);
+  }, 30_000);
+
+  it('keeps an order whose record reached the disk whole though its sync failed: refused, then found by its retry, once', async () => {
+    token1 = await t.login('broker1');
+    const seqBefore = t.server.sequencer.lastJournalSeq;
+    disk.syncFails = true;
+    const idempotencyKey = 'journal-sync-000001';
+    const refused = await order(token1, 'ask', REFUSED_PRICE + 100, 'RO-HIDRO', idempotencyKey);
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe('SERVICE_UNAVAILABLE');
+    // Reloaded from the journal, which holds the whole record: the order is there, and published.
+    await until(() => t.server.sequencer.lastJournalSeq === seqBefore + 1 && !t.server.sequencer.available, 2_000, 'the reload');
+    disk.syncFails = false;
+    await until(() => t.server.sequencer.available, 10_000, 'the journal to be writable again');
+    const retried = await order(token1, 'ask', REFUSED_PRICE + 100, 'RO-HIDRO', idempotencyKey);
+    expect(retried.status).toBe(201);
+    expect(retried.body.seq).toBe(seqBefore + 1);
+    const live = (await t.get(`/orders/mine?assetId=${asset}`, token1)).body.items.filter((o: { price: number }) => o.price === REFUSED_PRICE + 100);
+    expect(live.map((o: { orderId: string }) => o.orderId)).toEqual([retried.body.order.orderId]);
+    await t.server.projector.settled();
+    const stored = await schema.query<{ n: string }>('select count(*)::text as n from orders where order_id = $1::bigint', [retried.body.order.orderId]);
+    console.log(`journal-write-failure: tried 1 order whose sync failed after a whole write: refused, kept by the reload, its retry found it (orders with its price: ${live.length})`);
+    expect(stored[0]!.n).toBe('1');
   }, 30_000);
 });
