@@ -28,6 +28,10 @@ export const errorCatalogue = {
   AUTH_TOKEN_EXPIRED: { status: 401, params: [] },
   AUTH_TOKEN_INVALID: { status: 401, params: [] },
   AUTH_TOO_MANY_ATTEMPTS: { status: 429, params: ['retryAfterSeconds'] },
+  /** The token was issued before the user's password changed (or was reset). */
+  AUTH_TOKEN_REVOKED: { status: 401, params: [] },
+  /** Every password-hashing worker is busy and its queue full: sign-in waits, orders do not. */
+  AUTH_BUSY: { status: 503, params: ['retryAfterSeconds'] },
 
   // Orders: missing fields
   ORDER_ASSET_ID_MISSING: { status: 400, params: [] },

@@ -88,6 +88,8 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
 
     const tokens = new TokenService(await loadOrCreateSecret(store.db, 'jwt-signing-key'), now, options.tokenTtlSeconds);
     const auth = new AuthService({ store, tokens, now, limiter: new LoginLimiter(options.loginLimits) });
+    // Its hashing threads stop after the HTTP server (cleanups run in reverse): no sign-in is cut short.
+    cleanups.push(() => auth.close());
 
     let journalDir: string;
     if (options.dataDir) journalDir = join(options.dataDir, 'journal');

@@ -282,6 +282,9 @@ export const en = {
   'error.AUTH_TOKEN_INVALID': 'Your session is not valid. Please sign in again.',
   'error.AUTH_TOO_MANY_ATTEMPTS':
     'Too many attempts. Try again in {retryAfterSeconds, plural, one {# second} other {# seconds}}.',
+  'error.AUTH_TOKEN_REVOKED': 'Your password was changed. Please sign in again with the new password.',
+  'error.AUTH_BUSY':
+    'Too many sign-ins are being checked right now. Try again in {retryAfterSeconds, plural, one {# second} other {# seconds}}.',
 
   // Orders: missing fields
   'error.ORDER_ASSET_ID_MISSING': 'The asset is required!',

@@ -281,6 +281,9 @@ export const ro: Record<MessageKey, string> = {
   'error.AUTH_TOKEN_INVALID': 'Sesiunea nu este validă. Vă rugăm să vă autentificați din nou.',
   'error.AUTH_TOO_MANY_ATTEMPTS':
     'Prea multe încercări. Reîncercați peste {retryAfterSeconds, plural, one {# secundă} few {# secunde} other {# de secunde}}.',
+  'error.AUTH_TOKEN_REVOKED': 'Parola a fost schimbată. Vă rugăm să vă autentificați din nou cu parola nouă.',
+  'error.AUTH_BUSY':
+    'Prea multe autentificări sunt verificate acum. Reîncercați peste {retryAfterSeconds, plural, one {# secundă} few {# secunde} other {# de secunde}}.',
 
   // Ordine: câmpuri lipsă
   'error.ORDER_ASSET_ID_MISSING': 'Activul este obligatoriu!',
