@@ -15,9 +15,10 @@ import {
 } from '../../protocol/index.ts';
 import type { Store } from '../store/store.ts';
 import type { UserRecord } from '../store/users.repository.ts';
-import { LoginLimiter } from './login-limiter.ts';
-import { hashPassword, verifyPassword } from './password-hash.ts';
-import { TokenService } from './tokens.ts';
+import { LoginLimiter, type AttemptSlot } from './login-limiter.ts';
+import { hashPassword, verifyPassword, type DeriveKey } from './password-hash.ts';
+import { PasswordHasherPool } from './password-hasher-pool.ts';
+import { TokenService, type VerifiedClaims } from './tokens.ts';
 import { matchingStep } from './totp.ts';
 
 /** How many earlier passwords a new one must differ from. */
@@ -35,6 +36,8 @@ export interface AuthServiceOptions {
   store: Store;
   tokens: TokenService;
   limiter?: LoginLimiter;
+  /** Where passwords are hashed (default: a pool of its own, closed by close()). */
+  hasher?: PasswordHasherPool;
   now?: () => number;
 }
 
@@ -44,17 +47,39 @@ export class AuthService {
   readonly tokens: TokenService;
   private readonly limiter: LoginLimiter;
   private readonly now: () => number;
-  /** Verified against when the user does not exist, so an unknown username costs the same time. */
-  private readonly decoyHash: Promise<string>;
-  private readonly verifiedTokens = new Map<string, { claims: TokenClaims; expiresAt: number }>();
+  /** Worker threads of its own: a sign-in burst never takes libuv's pool, where the journal's fsyncs wait. */
+  readonly hasher: PasswordHasherPool;
+  private readonly derive: DeriveKey;
+  private readonly verifiedTokens = new Map<string, { claims: VerifiedClaims; expiresAt: number }>();
   private readonly usersById = new Map<string, UserRecord>();
+  /**
+   * The credentials version each change of this process set: a lookup that started before the change
+   * and ends after it brings back the old record, which must neither pass an old token nor be cached.
+   */
+  private readonly changedVersions = new Map<string, number>();
+  private readonly credentialsListeners = new Set<(userId: string) => void>();
 
   constructor(options: AuthServiceOptions) {
     this.store = options.store;
     this.tokens = options.tokens;
     this.limiter = options.limiter ?? new LoginLimiter();
     this.now = options.now ?? Date.now;
-    this.decoyHash = hashPassword('decoy-password-never-matches');
+    this.hasher = options.hasher ?? new PasswordHasherPool();
+    this.derive = (password, salt, params) => this.hasher.derive(password, salt, params);
+  }
+
+  /**
+   * Called after a password change or reset has committed, with the user's id: whoever holds sessions
+   * of that user (the STOMP gateway) ends them. Returns the unsubscribe.
+   */
+  onCredentialsChanged(listener: (userId: string) => void): () => void {
+    this.credentialsListeners.add(listener);
+    return () => this.credentialsListeners.delete(listener);
+  }
+
+  /** Stops the hashing threads (server shutdown). */
+  async close(): Promise<void> {
+    await this.hasher.close();
   }
 
   async login(request: LoginRequest, ip: string): Promise<LoginResponse> {
@@ -68,25 +93,26 @@ export class AuthService {
     this.checkNewPassword(request.newPassword, request.confirmPassword);
     const user = await this.verifyCredentials(request.username, request.currentPassword, request.code, ip);
     if (!this.passwordExpired(user)) throw new ExchangeError(apiError('AUTH_PASSWORD_NOT_EXPIRED'));
-    await this.replacePassword(user, request.newPassword);
-    return this.signIn(user, ip);
+    const credentialsVersion = await this.replacePassword(user, request.newPassword);
+    return this.signIn({ ...user, credentialsVersion }, ip);
   }
 
   /**
    * A wrong current password is a failed sign-in of the account and address (the same limits): a
    * stolen session cannot guess the password without a limit, and a blocked one costs no hash.
+   * Every earlier token of the user is revoked; the session that changed it gets a fresh token, so it
+   * stays signed in.
    */
-  async changePassword(userId: string, request: ChangePasswordRequest, ip: string): Promise<void> {
+  async changePassword(userId: string, request: ChangePasswordRequest, ip: string): Promise<LoginResponse> {
     this.checkNewPassword(request.newPassword, request.confirmPassword);
     const user = await this.requireUser(userId);
-    const now = this.now();
-    const retryAfterSeconds = this.limiter.retryAfterSeconds(user.username, ip, now);
-    if (retryAfterSeconds > 0) throw new ExchangeError(apiError('AUTH_TOO_MANY_ATTEMPTS', { retryAfterSeconds }));
-    if (!(await verifyPassword(request.currentPassword, user.passwordHash))) {
-      this.limiter.recordFailure(user.username, ip, now);
+    const slot = this.reserveAttempt(user.username, ip);
+    if (!(await this.verifyCounted(slot, request.currentPassword, user.passwordHash))) {
       throw new ExchangeError(apiError('AUTH_CREDENTIALS_INVALID'));
     }
-    await this.replacePassword(user, request.newPassword);
+    this.limiter.succeeded(slot);
+    const credentialsVersion = await this.replacePassword(user, request.newPassword);
+    return this.issueToken({ ...user, credentialsVersion });
   }
 
   /**
@@ -100,12 +126,19 @@ export class AuthService {
     if (!user) {
       const found = await this.store.users.findById(claims.sub);
       if (!found) throw new ExchangeError(apiError('AUTH_TOKEN_INVALID'));
-      this.usersById.set(found.id, (user = found));
+      user = found;
+      if (found.credentialsVersion >= (this.changedVersions.get(found.id) ?? 0)) this.usersById.set(found.id, found);
+    }
+    // Checked on every call, cached token or not: a password change drops the user's cached record and
+    // notes its new version, so the next request sees it.
+    if (claims.credentialsVersion < Math.max(user.credentialsVersion, this.changedVersions.get(user.id) ?? 0)) {
+      this.verifiedTokens.delete(token);
+      throw new ExchangeError(apiError('AUTH_TOKEN_REVOKED'));
     }
     return { claims, user };
   }
 
-  private async verifyAndCache(token: string): Promise<TokenClaims> {
+  private async verifyAndCache(token: string): Promise<VerifiedClaims> {
     const claims = await this.tokens.verify(token);
     if (this.verifiedTokens.size >= MAX_CACHED_TOKENS) this.verifiedTokens.clear();
     this.verifiedTokens.set(token, { claims, expiresAt: tokenExpiry(token) });
@@ -143,37 +176,54 @@ export class AuthService {
     return this.store.users.loginHistory(userId, limit);
   }
 
+  /**
+   * The attempt is counted before anything is awaited (a slot of the account and the address), so
+   * parallel attempts cannot all pass the limit; only a success gives the slot back.
+   */
   private async verifyCredentials(username: string, password: string, code: string | undefined, ip: string): Promise<UserRecord> {
     const now = this.now();
-    const retryAfterSeconds = this.limiter.retryAfterSeconds(username, ip, now);
-    if (retryAfterSeconds > 0) throw new ExchangeError(apiError('AUTH_TOO_MANY_ATTEMPTS', { retryAfterSeconds }));
-    if (!code) throw new ExchangeError(apiError('AUTH_CODE_MISSING'));
+    const slot = this.reserveAttempt(username, ip);
+    if (!code) {
+      this.limiter.released(slot); // nothing was tried
+      throw new ExchangeError(apiError('AUTH_CODE_MISSING'));
+    }
 
     const user = await this.store.users.findByUsername(username);
-    // The hash runs whatever happens (an unknown user against a decoy), so the time tells nothing.
-    const passwordOk = await verifyPassword(password, user?.passwordHash ?? (await this.decoyHash));
-    // The code is judged first: whether the password was right is told only to someone holding the
-    // second factor (an unknown user has no code that fits, so it is answered the same way).
+    // The code is judged first, and a wrong one costs no hash: whether the password was right is told
+    // only to someone holding the second factor, and an unknown user (no code fits) is answered the
+    // same way and as fast as a known one with a wrong code. A burst without codes hashes nothing.
     const step = user ? matchingStep(user.totpSecret, code, now) : null;
-    if (!user || step === null) {
-      this.limiter.recordFailure(username, ip, now);
-      throw new ExchangeError(apiError('AUTH_CODE_INVALID'));
-    }
-    if (!passwordOk) {
-      this.limiter.recordFailure(username, ip, now);
-      throw new ExchangeError(apiError('AUTH_CREDENTIALS_INVALID'));
-    }
-    if (!(await this.store.users.consumeTotpStep(user.id, step))) {
-      this.limiter.recordFailure(username, ip, now);
-      throw new ExchangeError(apiError('AUTH_CODE_ALREADY_USED'));
-    }
-    this.limiter.recordSuccess(username);
+    if (!user || step === null) throw new ExchangeError(apiError('AUTH_CODE_INVALID'));
+    if (!(await this.verifyCounted(slot, password, user.passwordHash))) throw new ExchangeError(apiError('AUTH_CREDENTIALS_INVALID'));
+    if (!(await this.store.users.consumeTotpStep(user.id, step))) throw new ExchangeError(apiError('AUTH_CODE_ALREADY_USED'));
+    this.limiter.succeeded(slot);
     return user;
+  }
+
+  /** A slot of the account and the address, or AUTH_TOO_MANY_ATTEMPTS. */
+  private reserveAttempt(username: string, ip: string): AttemptSlot {
+    const reservation = this.limiter.reserve(username, ip, this.now());
+    if (!reservation.slot) throw new ExchangeError(apiError('AUTH_TOO_MANY_ATTEMPTS', { retryAfterSeconds: reservation.retryAfterSeconds }));
+    return reservation.slot;
+  }
+
+  /** Verifies a password for a counted attempt; a hash that did not run (AUTH_BUSY, shutdown) gives the slot back. */
+  private async verifyCounted(slot: AttemptSlot, password: string, hash: string): Promise<boolean> {
+    try {
+      return await verifyPassword(password, hash, this.derive);
+    } catch (error) {
+      this.limiter.released(slot);
+      throw error;
+    }
   }
 
   private async signIn(user: UserRecord, ip: string): Promise<LoginResponse> {
     await this.store.users.recordLogin(user.id, ip, new Date(this.now()));
-    const issued = await this.tokens.issue({ sub: user.id, username: user.username, roles: user.roles, scopes: user.scopes });
+    return this.issueToken(user);
+  }
+
+  private async issueToken(user: UserRecord): Promise<LoginResponse> {
+    const issued = await this.tokens.issue({ sub: user.id, username: user.username, roles: user.roles, scopes: user.scopes }, user.credentialsVersion);
     return { token: issued.token, expiresAt: issued.expiresAt.toISOString() };
   }
 
@@ -182,13 +232,26 @@ export class AuthService {
     if (!passwordMeetsPolicy(newPassword)) throw new ExchangeError(apiError('AUTH_PASSWORD_INVALID', { minLength: PASSWORD_MIN_LENGTH }));
   }
 
-  private async replacePassword(user: UserRecord, newPassword: string): Promise<void> {
+  /** Sets the new password, revokes every earlier token, tells the listeners; returns the new credentials version. */
+  private async replacePassword(user: UserRecord, newPassword: string): Promise<number> {
     const history = await this.store.users.passwordHistory(user.id, PASSWORD_HISTORY_DEPTH);
     for (const oldHash of history) {
-      if (await verifyPassword(newPassword, oldHash)) throw new ExchangeError(apiError('AUTH_PASSWORD_USED_BEFORE'));
+      if (await verifyPassword(newPassword, oldHash, this.derive)) throw new ExchangeError(apiError('AUTH_PASSWORD_USED_BEFORE'));
     }
-    await this.store.users.setPassword(user.id, await hashPassword(newPassword), new Date(this.now()));
+    const credentialsVersion = await this.store.users.setPassword(user.id, await hashPassword(newPassword, this.derive), new Date(this.now()));
+    this.changedVersions.set(user.id, Math.max(credentialsVersion, this.changedVersions.get(user.id) ?? 0));
     this.usersById.delete(user.id);
+    for (const [token, cached] of this.verifiedTokens) {
+      if (cached.claims.sub === user.id && cached.claims.credentialsVersion < credentialsVersion) this.verifiedTokens.delete(token);
+    }
+    for (const listener of this.credentialsListeners) {
+      try {
+        listener(user.id);
+      } catch (error) {
+        console.error('credentials-changed listener failed:', error);
+      }
+    }
+    return credentialsVersion;
   }
 
   private passwordExpired(user: UserRecord): boolean {

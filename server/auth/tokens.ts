@@ -9,6 +9,16 @@ export interface IssuedToken {
   expiresAt: Date;
 }
 
+/**
+ * What a verified token says. `credentialsVersion` (claim `cv`) is the user's credentials version when
+ * it was issued: a password change or reset raises the user's, and AuthService refuses older tokens.
+ * A counter rather than comparing `iat` with the change's time: `iat` has whole seconds, and a clock
+ * that jumps backwards would let an older token pass or refuse a fresh one.
+ */
+export interface VerifiedClaims extends TokenClaims {
+  credentialsVersion: number;
+}
+
 /** Signs and verifies bearer tokens: HS256 only, `exp` required, max age 1800 s (issued for `ttlSeconds`, at most that). */
 export class TokenService {
   private readonly ttlSeconds: number;
@@ -21,10 +31,10 @@ export class TokenService {
     this.ttlSeconds = Math.min(TOKEN_MAX_AGE_SECONDS, Math.max(1, Math.floor(ttlSeconds)));
   }
 
-  async issue(claims: TokenClaims): Promise<IssuedToken> {
+  async issue(claims: TokenClaims, credentialsVersion = 0): Promise<IssuedToken> {
     const issuedAt = Math.floor(this.now() / 1000);
     const expiresAtSeconds = issuedAt + this.ttlSeconds;
-    const token = await new SignJWT({ username: claims.username, roles: claims.roles, scopes: claims.scopes })
+    const token = await new SignJWT({ username: claims.username, roles: claims.roles, scopes: claims.scopes, cv: credentialsVersion })
       .setProtectedHeader({ alg: algorithm, typ: 'JWT' })
       .setSubject(claims.sub)
       .setIssuer(issuer)
@@ -35,7 +45,7 @@ export class TokenService {
   }
 
   /** Throws ExchangeError AUTH_TOKEN_EXPIRED or AUTH_TOKEN_INVALID. */
-  async verify(token: string): Promise<TokenClaims> {
+  async verify(token: string): Promise<VerifiedClaims> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: [algorithm],
@@ -51,6 +61,8 @@ export class TokenService {
         username: payload.username,
         roles: Array.isArray(payload.roles) ? payload.roles.map(String) : [],
         scopes: Array.isArray(payload.scopes) ? payload.scopes.map(String) : [],
+        // Tokens made before versions existed carry none: version 0, which every user starts at.
+        credentialsVersion: typeof payload.cv === 'number' ? payload.cv : 0,
       };
     } catch (error) {
       if (error instanceof ExchangeError) throw error;

@@ -33,10 +33,10 @@ export function authRoutes(auth: AuthService) {
 
     app.get('/user/info', async (request) => auth.userInfo(await requireUser(auth, request)));
 
-    app.post('/user/password', async (request, reply) => {
+    // Answers with a fresh token: the change revokes every earlier one, this session's too.
+    app.post('/user/password', async (request) => {
       const user = await requireUser(auth, request);
-      await auth.changePassword(user.id, parseWith(changePasswordRequestSchema, request.body), request.ip);
-      return reply.status(204).send();
+      return auth.changePassword(user.id, parseWith(changePasswordRequestSchema, request.body), request.ip);
     });
 
     app.put('/user/preferences', async (request) => {

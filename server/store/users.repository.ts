@@ -17,6 +17,8 @@ export interface UserRecord {
   totpSecret: string;
   lastTotpStep: number;
   preferences: Preferences;
+  /** Raised by each password change or reset: tokens issued at a lower version are refused. */
+  credentialsVersion: number;
 }
 
 interface UserRow {
@@ -35,6 +37,7 @@ interface UserRow {
   totp_secret: string;
   last_totp_step: string | number;
   preferences: Preferences;
+  credentials_version: string | number;
 }
 
 function toRecord(row: UserRow): UserRecord {
@@ -54,6 +57,7 @@ function toRecord(row: UserRow): UserRecord {
     totpSecret: row.totp_secret,
     lastTotpStep: Number(row.last_totp_step),
     preferences: row.preferences,
+    credentialsVersion: Number(row.credentials_version),
   };
 }
 
@@ -70,7 +74,7 @@ export class UsersRepository {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
-  async insert(user: UserRecord): Promise<void> {
+  async insert(user: Omit<UserRecord, 'credentialsVersion'>): Promise<void> {
     await this.db.query(
       `insert into users (id, username, name, roles, scopes, broker_id, agency_id, terminal_id, client_codes, market_ids,
         password_hash, password_changed_at, totp_secret, last_totp_step, preferences)
@@ -103,9 +107,14 @@ export class UsersRepository {
     return rows.map((row) => row.password_hash);
   }
 
-  async setPassword(userId: string, passwordHash: string, at: Date): Promise<void> {
-    await this.db.query('update users set password_hash = $2, password_changed_at = $3 where id = $1', [userId, passwordHash, at.toISOString()]);
+  /** Sets the password and raises the credentials version (every earlier token is revoked); returns the new version. */
+  async setPassword(userId: string, passwordHash: string, at: Date): Promise<number> {
+    const rows = await this.db.query<{ credentials_version: string | number }>(
+      'update users set password_hash = $2, password_changed_at = $3, credentials_version = credentials_version + 1 where id = $1 returning credentials_version',
+      [userId, passwordHash, at.toISOString()],
+    );
     await this.db.query('insert into password_history (user_id, password_hash, created_at) values ($1, $2, $3)', [userId, passwordHash, at.toISOString()]);
+    return Number(rows[0]?.credentials_version ?? 0);
   }
 
   async recordLogin(userId: string, ip: string, at: Date): Promise<void> {

@@ -88,9 +88,14 @@ describe('POST /login and GET /user/info', () => {
     expect(reused.body.error.code).toBe('AUTH_PASSWORD_USED_BEFORE');
 
     t.clock.nextTotpStep();
+    const changed: string[] = [];
+    const stop = t.server.auth.onCredentialsChanged((userId) => changed.push(userId));
     const reset = await t.post('/password/reset-expired', { ...base, code: t.codeFor('expired1'), newPassword: 'Fresh#2026a', confirmPassword: 'Fresh#2026a' });
+    stop();
     expect(reset.status).toBe(200);
-    expect((await t.get('/user/info', reset.body.token)).body.username).toBe('expired1');
+    const info = await t.get('/user/info', reset.body.token);
+    expect(info.body.username).toBe('expired1');
+    expect(changed).toEqual([info.body.userId]);
     expect(await t.login('expired1', 'Fresh#2026a')).toMatch(/^ey/);
   });
 });
@@ -136,11 +141,41 @@ describe('password change', () => {
     const same = await t.post('/user/password', { currentPassword: user.password, newPassword: user.password, confirmPassword: user.password }, token);
     expect(same.body.error.code).toBe('AUTH_PASSWORD_USED_BEFORE');
     const ok = await t.post('/user/password', { currentPassword: user.password, newPassword: 'Next#2026a', confirmPassword: 'Next#2026a' }, token);
-    expect(ok.status).toBe(204);
-    const back = await t.post('/user/password', { currentPassword: 'Next#2026a', newPassword: user.password, confirmPassword: user.password }, token);
+    expect(ok.status).toBe(200);
+    const back = await t.post('/user/password', { currentPassword: 'Next#2026a', newPassword: user.password, confirmPassword: user.password }, ok.body.token);
     expect(back.body.error.code).toBe('AUTH_PASSWORD_USED_BEFORE');
     await expect(t.login('client1')).rejects.toThrow(/AUTH_CREDENTIALS_INVALID/);
     expect(await t.login('client1', 'Next#2026a')).toMatch(/^ey/);
+  });
+
+  it('revokes every token issued before a change or a reset; the changing session gets a fresh one', async () => {
+    const changed: string[] = [];
+    const stop = t.server.auth.onCredentialsChanged((userId) => changed.push(userId));
+    const user = demoUser('agency1');
+    t.clock.advance(61_000); // agency1's failures of an earlier test leave the window
+    const session = await t.login('agency1');
+    const otherWindow = await t.login('agency1');
+    // Both used once: cached as verified, which must not outlive the change.
+    for (const token of [session, otherWindow]) expect((await t.get('/user/info', token)).status).toBe(200);
+
+    const answer = await t.post('/user/password', { currentPassword: user.password, newPassword: 'Moved#2026a', confirmPassword: 'Moved#2026a' }, session);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ token: expect.stringMatching(/^ey/), expiresAt: expect.any(String) });
+    expect(Date.parse(answer.body.expiresAt)).toBeGreaterThan(t.clock.now());
+    for (const token of [session, otherWindow]) {
+      expect(await t.get('/user/info', token)).toMatchObject({ status: 401, body: { error: { code: 'AUTH_TOKEN_REVOKED', params: {} } } });
+    }
+    expect((await t.get('/user/info', answer.body.token)).body.username).toBe('agency1');
+    const infoId = (await t.get('/user/info', answer.body.token)).body.userId;
+    expect(changed).toEqual([infoId]);
+    // A refused change (wrong current password) revokes nothing and tells no one.
+    const wrong = await t.post('/user/password', { currentPassword: 'Wrong#2026a', newPassword: 'Other#2026a', confirmPassword: 'Other#2026a' }, answer.body.token);
+    expect(wrong.body.error.code).toBe('AUTH_CREDENTIALS_INVALID');
+    expect((await t.get('/user/info', answer.body.token)).status).toBe(200);
+    expect(changed).toHaveLength(1);
+    // A new sign-in works with the new password, at the new version.
+    expect((await t.get('/user/info', await t.login('agency1', 'Moved#2026a'))).status).toBe(200);
+    stop();
   });
 
   it('expires passwords after the policy age', async () => {
