@@ -109,15 +109,18 @@ export const authMachine = setup({
     isPasswordExpired: ({ event }) => toClientError((event as { error?: unknown }).error).code === 'AUTH_PASSWORD_EXPIRED',
     isTokenRejection: ({ event }) => {
       const code = toClientError((event as { error?: unknown }).error).code;
-      return code === 'AUTH_TOKEN_EXPIRED' || code === 'AUTH_TOKEN_INVALID';
+      return code === 'AUTH_TOKEN_EXPIRED' || code === 'AUTH_TOKEN_INVALID' || code === 'AUTH_TOKEN_REVOKED';
     },
     isSameUser: ({ context, event }) => event.type === 'USER_UPDATED' && context.user?.userId === event.user.userId,
     restoredTokenUsable: ({ context, event }) => event.type === 'RESTORE' && tokenUsable(parseExpiry(event.expiresAt, context.now()), context.now()),
-    /** Another window's token: a different, usable one that lasts longer than ours. */
+    /**
+     * Another window's token, or the one a password change returned: a different, usable one that lasts
+     * at least as long as ours (as long: a change in the second of the sign-in; whole-second expiries).
+     */
     isNewerToken: ({ context, event }) => {
       if (event.type !== 'TOKEN_RENEWED' || event.token === context.token) return false;
       const expiresAt = parseExpiry(event.expiresAt, context.now());
-      return tokenUsable(expiresAt, context.now()) && expiresAt > (context.expiresAt ?? 0);
+      return tokenUsable(expiresAt, context.now()) && expiresAt >= (context.expiresAt ?? 0);
     },
     tokenStillUsable: ({ context }) => context.token !== null && tokenUsable(context.expiresAt, context.now()),
   },

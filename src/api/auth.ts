@@ -1,15 +1,17 @@
 import {
   loginHistoryResponseSchema,
+  loginResponseSchema,
   preferencesSchema,
   type ChangePasswordRequest,
   type LoginHistoryEntry,
+  type LoginResponse,
   type Preferences,
 } from '../../protocol/auth.ts';
-import { authedRequest, noBody } from './http.ts';
+import { authedRequest } from './http.ts';
 
-/** POST /user/password (204). */
-export async function changePassword(request: ChangePasswordRequest): Promise<void> {
-  await authedRequest('/user/password', noBody, { method: 'POST', body: request });
+/** POST /user/password: answers with a fresh token (the change revokes every earlier one, this session's too). */
+export function changePassword(request: ChangePasswordRequest): Promise<LoginResponse> {
+  return authedRequest('/user/password', (body) => loginResponseSchema.safeParse(body).data ?? null, { method: 'POST', body: request });
 }
 
 /** PUT /user/preferences: answers with the saved preferences. */

@@ -193,6 +193,11 @@ export async function renewSession(password: string, code: string): Promise<void
   throw snapshot.context.error ?? { code: 'UNKNOWN_ERROR', params: {} };
 }
 
+/** The same user's fresh token from the server (after a password change): the page and its connection stay. */
+export function adoptRenewedToken(token: string, expiresAt: string): void {
+  authActor.send({ type: 'TOKEN_RENEWED', token, expiresAt });
+}
+
 /** Starts a session from a token obtained elsewhere (RESTORE); an expired one is ignored. */
 export function startSession(token: string, expiresAt: string): void {
   if (!authActor.getSnapshot().matches('signedOut')) authActor.send({ type: 'SIGN_OUT' });

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestServer } from '../helpers/test-server.ts';
+import { demoUser, type TestServer } from '../helpers/test-server.ts';
 import { appUrl, newPage, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
 import { screenshot } from './browser.ts';
 
@@ -114,6 +114,33 @@ describe('trading account views', () => {
     const limitRows = page.getByRole('table', { name: words.en.limits, exact: true }).locator('tbody tr');
     expect((await limitRows.allTextContents()).map(plain)).toEqual([expect.stringContaining('RO-GAZEST')]);
     await page.getByText(words.en.noTrades).waitFor();
+    await context.close();
+  });
+});
+
+describe('password change', () => {
+  it('keeps the session that changed the password on the fresh token it got; the old token is revoked', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, t, 'owner1', 'en');
+    const stored = async () => JSON.parse((await page.evaluate(() => localStorage.getItem('exchange.session'))) ?? 'null') as { token: string } | null;
+    const before = (await stored())!.token;
+    await page.goto(url('en', 'my-account'));
+    await settle(page);
+    await page.getByLabel('Current password', { exact: true }).fill(demoUser('owner1').password);
+    await page.getByLabel('New password', { exact: true }).fill('Changed#2026a');
+    await page.getByLabel('Confirm the new password', { exact: true }).fill('Changed#2026a');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Your password has been changed.').waitFor();
+
+    const after = (await stored())!.token;
+    expect(after).not.toBe(before);
+    expect((await t.get('/user/info', before)).body.error.code).toBe('AUTH_TOKEN_REVOKED');
+    expect((await t.get('/user/info', after)).body.username).toBe('owner1');
+    // Still signed in, here and after a reload: a page that asks the API shows its data, not the sign-in page.
+    await page.goto(url('en', 'my-account/login-history'));
+    await settle(page);
+    expect(new URL(page.url()).pathname).toBe('/session/en/my-account/login-history');
+    await page.getByRole('table').locator('tbody tr').first().waitFor();
     await context.close();
   });
 });

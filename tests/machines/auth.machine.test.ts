@@ -342,7 +342,7 @@ describe('expiry warning and signing in again', () => {
     actor.stop();
   });
 
-  it('TOKEN_RENEWED (another window signed in again) takes a newer token, in any phase, and ignores the same or an older one', async () => {
+  it('TOKEN_RENEWED (another window signed in again, or a password change) takes a newer or as long-lived token, in any phase, and ignores the same or an older one', async () => {
     const clock = manualClock();
     const { machine } = scripted({ login: [{ token: 'tok-1', expiresAt: iso(T0 + 60_000) }], userInfo: [user] });
     const actor = createActor(machine, { input: { now: clock.now } }).start();
@@ -355,6 +355,9 @@ describe('expiry warning and signing in again', () => {
     actor.send({ type: 'TOKEN_RENEWED', token: 'tok-w2', expiresAt: iso(T0 + LIFE) });
     expect(actor.getSnapshot().value).toEqual({ signedIn: { user: 'ready', token: 'valid' } });
     expect(actor.getSnapshot().context).toMatchObject({ token: 'tok-w2', expiresAt: T0 + LIFE });
+    // A different token that lasts as long (a password change in the second of the sign-in) is taken too.
+    actor.send({ type: 'TOKEN_RENEWED', token: 'tok-w2-changed', expiresAt: iso(T0 + LIFE) });
+    expect(actor.getSnapshot().context).toMatchObject({ token: 'tok-w2-changed', expiresAt: T0 + LIFE });
 
     // Taken while valid: the warning follows the newest expiry, not the one before.
     actor.send({ type: 'TOKEN_RENEWED', token: 'tok-w2b', expiresAt: iso(T0 + LIFE + 60_000) });
@@ -382,6 +385,15 @@ describe('expiry warning and signing in again', () => {
     actor.send({ type: 'RESTORE', token: 'b', expiresAt: iso(T0 + LIFE) });
     await vi.advanceTimersByTimeAsync(0);
     expect(actor.getSnapshot().value).toEqual({ signedIn: { user: 'ready', token: 'valid' } });
+    actor.stop();
+  });
+
+  it('a token revoked by a password change elsewhere ends the session like an invalid one', async () => {
+    const { machine } = scripted({ login: [{ token: 'a', expiresAt: iso(T0 + LIFE) }], userInfo: [new ApiCallError('AUTH_TOKEN_REVOKED', {}, 401)] });
+    const actor = createActor(machine, { input: { now: () => T0 } }).start();
+    actor.send(signIn);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('tokenExpired');
     actor.stop();
   });
 });

@@ -3,6 +3,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { changePassword } from '../../api/auth.ts';
 import { toApiError } from '../../api/errors.ts';
 import { checkNewPassword, passwordExpiry, type NewPasswordErrors } from '../../auth/password.ts';
+import { adoptRenewedToken } from '../../auth/session.ts';
 import { refreshUser } from '../../auth/sign-in.ts';
 import { useUser } from '../../auth/use-auth.ts';
 import { NewPasswordFields } from '../../components/form/NewPasswordFields.tsx';
@@ -77,7 +78,9 @@ function ChangePasswordCard() {
     if (currentPassword === '' || checks.newPassword || checks.confirmPassword) return;
     setSubmitting(true);
     try {
-      await changePassword({ currentPassword, newPassword, confirmPassword });
+      const renewed = await changePassword({ currentPassword, newPassword, confirmPassword });
+      // The change revoked the old token: carry on with the fresh one (other windows follow through storage).
+      adoptRenewedToken(renewed.token, renewed.expiresAt);
       setCurrentPassword('');
       setNewPassword('');
       setConfirmPassword('');
