@@ -200,7 +200,7 @@ export const en = {
   'apiDocs.endpoint.login': 'Sign in with user, password and verification code; answers with a bearer token and its expiry.',
   'apiDocs.endpoint.resetExpired': 'Set a new password when the current one has expired; signs the user in.',
   'apiDocs.endpoint.userInfo': 'The signed-in user: roles, broker, agency, terminal, client accounts, markets and preferences.',
-  'apiDocs.endpoint.changePassword': 'Change the password: current password, new password and its confirmation.',
+  'apiDocs.endpoint.changePassword': 'Change the password: current password, new password and its confirmation. Answers with a new token: every earlier token is revoked.',
   'apiDocs.endpoint.preferences': 'Save the language, theme and notification preferences.',
   'apiDocs.endpoint.loginHistory': 'The latest sign-ins of the user: address and time (UTC).',
   'apiDocs.endpoint.markets': 'The markets and rings the user may see.',

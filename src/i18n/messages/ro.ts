@@ -199,7 +199,7 @@ export const ro: Record<MessageKey, string> = {
   'apiDocs.endpoint.login': 'Autentificare cu utilizator, parolă și cod de verificare; răspunde cu un token și expirarea lui.',
   'apiDocs.endpoint.resetExpired': 'Alegerea unei parole noi când cea actuală a expirat; autentifică utilizatorul.',
   'apiDocs.endpoint.userInfo': 'Utilizatorul autentificat: roluri, broker, agenție, terminal, conturi de client, piețe și preferințe.',
-  'apiDocs.endpoint.changePassword': 'Schimbarea parolei: parola actuală, parola nouă și confirmarea ei.',
+  'apiDocs.endpoint.changePassword': 'Schimbarea parolei: parola actuală, parola nouă și confirmarea ei. Răspunde cu un token nou: toate tokenurile anterioare sunt revocate.',
   'apiDocs.endpoint.preferences': 'Salvarea preferințelor de limbă, temă și notificări.',
   'apiDocs.endpoint.loginHistory': 'Ultimele autentificări ale utilizatorului: adresa și ora (UTC).',
   'apiDocs.endpoint.markets': 'Piețele și ringurile pe care utilizatorul le poate vedea.',
