@@ -149,6 +149,8 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     });
     chat.attach(gateway);
     cleanups.push(() => gateway.close());
+    // A password change or reset revokes the user's tokens: the sessions opened with them end too (issue 13, item 6).
+    cleanups.push(auth.onCredentialsChanged((userId) => void gateway.endSessionsOf(userId, 'AUTH_TOKEN_REVOKED')));
     const marketData = new MarketDataPublisher({
       engine: sequencer.engine,
       gateway,

@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD_MAX_AGE_DAYS, TOKEN_MAX_AGE_SECONDS } from '../../../protocol/index.ts';
+import { connectCollector } from '../../helpers/stomp-test-client.ts';
 import { demoUser, startTestServer, type TestServer } from '../../helpers/test-server.ts';
 
 let t: TestServer;
@@ -157,6 +158,9 @@ describe('password change', () => {
     const otherWindow = await t.login('agency1');
     // Both used once: cached as verified, which must not outlive the change.
     for (const token of [session, otherWindow]) expect((await t.get('/user/info', token)).status).toBe(200);
+    // The other window's live socket: it must end with the change, not stream on.
+    const socket = await connectCollector(t.server.port, otherWindow);
+    const ended = new Promise<string | undefined>((resolve) => (socket.client.onStompError = (frame) => resolve(frame.headers.code)));
 
     const answer = await t.post('/user/password', { currentPassword: user.password, newPassword: 'Moved#2026a', confirmPassword: 'Moved#2026a' }, session);
     expect(answer.status).toBe(200);
@@ -166,6 +170,8 @@ describe('password change', () => {
       expect(await t.get('/user/info', token)).toMatchObject({ status: 401, body: { error: { code: 'AUTH_TOKEN_REVOKED', params: {} } } });
     }
     expect((await t.get('/user/info', answer.body.token)).body.username).toBe('agency1');
+    expect(await ended).toBe('AUTH_TOKEN_REVOKED');
+    await socket.close();
     const infoId = (await t.get('/user/info', answer.body.token)).body.userId;
     expect(changed).toEqual([infoId]);
     // A refused change (wrong current password) revokes nothing and tells no one.
