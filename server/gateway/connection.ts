@@ -14,6 +14,8 @@ const SUPPORTED_VERSION = '1.2';
 const MAX_QUEUED_FRAMES = 64;
 /** After an ERROR frame the peer gets this long to finish the close handshake. */
 const CLOSE_GRACE_MS = 1000;
+/** A dropped slow consumer gets longer to read its ERROR frame behind its backlog (at most maxBufferedBytes held). */
+const SLOW_CONSUMER_GRACE_MS = 5000;
 /** Replayed messages sent per turn of the event loop: a replay of thousands of orders never holds the server. */
 export const REPLAY_CHUNK = 64;
 
@@ -530,17 +532,31 @@ export class Connection implements DeliveryTarget {
     this.armCloseTimer();
   }
 
-  /** Slow consumer: terminate at once, its subscriptions go first so no publish touches it again. */
+  /**
+   * Slow consumer: its subscriptions go first so no publish touches it again; an ERROR frame
+   * STOMP_SLOW_CONSUMER goes behind what is already buffered (a client that reads again learns why it
+   * was cut), then the close. One that never reads is terminated after the close grace.
+   */
   private drop(): void {
-    if (this.state === 'closed') return;
+    if (this.state === 'closed' || this.state === 'closing') return;
     this.release();
     this.state = 'closing';
-    this.ws.terminate();
+    this.outbox = undefined;
+    const limitBytes = this.ctx.options.maxBufferedBytes;
+    try {
+      const headers: Array<[string, string]> = [['message', 'STOMP_SLOW_CONSUMER'], ['code', 'STOMP_SLOW_CONSUMER'], ['content-type', 'application/json']];
+      this.ws.send(encodeFrame('ERROR', headers, JSON.stringify({ code: 'STOMP_SLOW_CONSUMER', params: { limitBytes } })), { binary: false });
+      this.ws.close(1008, 'STOMP_SLOW_CONSUMER');
+    } catch {
+      this.ws.terminate();
+      return;
+    }
+    this.armCloseTimer(SLOW_CONSUMER_GRACE_MS);
   }
 
-  private armCloseTimer(): void {
+  private armCloseTimer(graceMs = CLOSE_GRACE_MS): void {
     if (this.closeTimer) return;
-    this.closeTimer = setTimeout(() => this.ws.terminate(), CLOSE_GRACE_MS);
+    this.closeTimer = setTimeout(() => this.ws.terminate(), graceMs);
     this.closeTimer.unref();
   }
 

@@ -84,6 +84,9 @@ export class FrameParser {
 
   constructor(private readonly limits: ParserLimits) {}
 
+  /** Bytes handed to the frame scanner so far: the parser's work, linear in the bytes received (tests check it). */
+  scannedBytes = 0;
+
   /** Bytes held while waiting for the rest of a frame. */
   get bufferedBytes(): number {
     return this.held;
@@ -106,6 +109,7 @@ export class FrameParser {
   }
 
   private parse(buf: Buffer): ParsedItem[] {
+    this.scannedBytes += buf.length;
     const items: ParsedItem[] = [];
     let pos = 0;
     this.needed = 0;

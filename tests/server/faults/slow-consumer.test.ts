@@ -165,7 +165,9 @@ describe('the STOMP gateway under a slow consumer', () => {
     expect(updates).toHaveLength(orderAcks);
     expect(longestPublishMs).toBeLessThan(250);
     expect(healthy.client.connected).toBe(true);
-    // The server let go of the slow client's connection.
+    // The server let go of the slow client's connection, and told it why in its last frame.
     expect(ended).toBe(true);
+    expect(errorFrame).toMatch(/code:STOMP_SLOW_CONSUMER/);
+    expect(slow.frames.at(-1)).toBe(errorFrame);
   }, 30_000);
 });

@@ -86,7 +86,8 @@ describe('fragments (item 3)', () => {
       `fragments: 6,000 one-byte messages ${small.ms.toFixed(0)} ms, 60,000 ${large.ms.toFixed(0)} ms, ratio ${ratio.toFixed(1)} ` +
         `(quadratic would be ~100); another client's longest round trip meanwhile ${large.longestOtherMs.toFixed(0)} ms`,
     );
-    expect(ratio).toBeLessThan(15);
+    // Loose on purpose (a shared machine's timings): the parser's work is counted exactly in frame-codec.test.ts.
+    expect(ratio).toBeLessThan(30);
     expect(large.longestOtherMs).toBeLessThan(500);
   }, 60_000);
 
