@@ -10,6 +10,7 @@ export const errorCatalogue = {
   REQUEST_INVALID: { status: 400, params: ['field', 'issue'] },
   REQUEST_BODY_TOO_LARGE: { status: 413, params: ['limitBytes'] },
   REQUEST_UNSUPPORTED_MEDIA_TYPE: { status: 415, params: ['contentType'] },
+  REQUEST_TIMEOUT: { status: 408, params: ['timeoutMs'] },
   NOT_FOUND: { status: 404, params: ['path'] },
   FORBIDDEN: { status: 403, params: ['scope'] },
   SERVICE_UNAVAILABLE: { status: 503, params: [] },

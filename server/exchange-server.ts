@@ -14,6 +14,7 @@ import { chatRoutes } from './http/chat.routes.ts';
 import type { StompGateway } from './gateway/stomp-gateway.ts';
 import { accountRoutes } from './http/account.routes.ts';
 import { API_PREFIX, createHttpApp } from './http/app.ts';
+import type { HttpTimeouts } from './http/connection-guard.ts';
 import { orderHistoryRoutes } from './http/order-history.routes.ts';
 import { ordersRoutes } from './http/orders.routes.ts';
 import { workspacesRoutes } from './http/workspaces.routes.ts';
@@ -52,6 +53,10 @@ export interface ExchangeServerOptions {
   openMarketsOnStart?: boolean;
   /** Daily session timetables per market kind (default: the demo's); null: no schedule, phases change only by command. */
   timetables?: SessionTimetables;
+  /** HTTP header, request, keep-alive and idle timeouts in ms (server/http/connection-guard.ts). */
+  httpTimeouts?: Partial<HttpTimeouts>;
+  /** Open sockets allowed per remote address, HTTP and STOMP together (default 256; 0: no cap). */
+  maxConnectionsPerAddress?: number;
   /** Chat send limits and the presence grace (tests shorten them). */
   chat?: Pick<ChatServiceOptions, 'rateLimits' | 'presenceGraceMs'>;
   /** The journal's disk operations (fault tests make them fail). */
@@ -131,6 +136,8 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       clientDir: options.clientDir,
       logger: options.logRequests ?? false,
       trustProxy: options.trustProxy ?? false,
+      timeouts: options.httpTimeouts,
+      maxConnectionsPerAddress: options.maxConnectionsPerAddress,
       sessionDateOf: (marketId) => sequencer.engine.getMarketPhase(marketId)?.sessionDate || bucharestDate(now()),
       health: () => serverHealth(sequencer, projector),
     });

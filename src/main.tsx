@@ -1,3 +1,5 @@
+// First: zod jitless before any module builds a schema (content-security.ts).
+import './app/content-security.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';

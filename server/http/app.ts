@@ -8,8 +8,10 @@ import { apiError } from '../../protocol/index.ts';
 import type { AuthService } from '../auth/auth-service.ts';
 import type { Store } from '../store/store.ts';
 import { authRoutes } from './auth.routes.ts';
-import { BODY_LIMIT_BYTES, clientErrorHandler, installErrorHandler } from './errors.ts';
+import { capConnectionsPerAddress, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, defaultHttpTimeouts, fastifyTimeoutOptions, type HttpTimeouts } from './connection-guard.ts';
+import { BODY_LIMIT_BYTES, clientErrorHandlerFor, installErrorHandler } from './errors.ts';
 import { referenceRoutes, type SessionDateOf } from './reference.routes.ts';
+import { installSecurityHeaders } from './security-headers.ts';
 
 export const BASE_PATH = '/session/';
 export const API_PREFIX = '/session/api';
@@ -30,18 +32,27 @@ export interface HttpAppOptions {
   sessionDateOf?: SessionDateOf;
   /** GET /health's answer (default: ok); the exchange reports its read models and journal (protocol/health.ts). */
   health?: () => ServerHealth;
+  /** Header, request, keep-alive and idle timeouts (default `defaultHttpTimeouts`; tests shorten them). */
+  timeouts?: Partial<HttpTimeouts>;
+  /** Open sockets allowed per remote address (default 256; 0: no cap). */
+  maxConnectionsPerAddress?: number;
 }
 
 export async function createHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
+  const timeouts = { ...defaultHttpTimeouts, ...options.timeouts };
   const app = Fastify({
     logger: options.logger ? { level: 'info' } : false,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: options.trustProxy ?? false,
     // Unknown query keys and wrong types are refused by our zod schemas, not coerced away.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    clientErrorHandler,
+    // A timed-out request names the header deadline: the one a slow-loris runs into.
+    clientErrorHandler: clientErrorHandlerFor(timeouts.headersMs),
+    ...fastifyTimeoutOptions(timeouts),
   });
+  capConnectionsPerAddress(app.server, options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
   installErrorHandler(app);
+  await installSecurityHeaders(app, API_PREFIX);
 
   await app.register(
     async (api) => {

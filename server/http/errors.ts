@@ -42,12 +42,22 @@ export function installErrorHandler(app: FastifyInstance): void {
  * A request Node's HTTP parser refuses before any route sees it (a bad Content-Length, malformed
  * headers): answered with the catalogue's body like every other refusal, then the connection closes
  * (the parser cannot tell where the next request would start). Fastify's default writes its own body.
+ * A request whose headers or body did not arrive in time (slow-loris) gets 408 REQUEST_TIMEOUT.
+ * These raw answers carry nosniff and no-store like every API answer (helmet never sees them).
  */
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const body = JSON.stringify({ error: apiError('REQUEST_INVALID', { field: 'request', issue: error.code ?? 'malformed' }) });
-  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+export function clientErrorHandlerFor(timeoutMs: number) {
+  return function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const body = JSON.stringify({
+      error: timedOut ? apiError('REQUEST_TIMEOUT', { timeoutMs }) : apiError('REQUEST_INVALID', { field: 'request', issue: error.code ?? 'malformed' }),
+    });
+    socket.end(
+      `HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    );
+  };
 }

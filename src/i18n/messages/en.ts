@@ -262,6 +262,7 @@ export const en = {
   'error.REQUEST_INVALID': 'Invalid request: field {field} ({issue}).',
   'error.REQUEST_BODY_TOO_LARGE': 'The request is too large (limit {limitBytes} bytes).',
   'error.REQUEST_UNSUPPORTED_MEDIA_TYPE': 'Unsupported content type: {contentType}.',
+  'error.REQUEST_TIMEOUT': 'The request did not arrive within {timeoutMs} ms.',
   'error.NOT_FOUND': 'Not found: {path}.',
   'error.FORBIDDEN': 'You are not allowed to do this (required scope: {scope}).',
   'error.SERVICE_UNAVAILABLE': 'The service is temporarily unavailable. Please try again.',

@@ -261,6 +261,7 @@ export const ro: Record<MessageKey, string> = {
   'error.REQUEST_INVALID': 'Cerere invalidă: câmpul {field} ({issue}).',
   'error.REQUEST_BODY_TOO_LARGE': 'Cererea este prea mare (limita este de {limitBytes} octeți).',
   'error.REQUEST_UNSUPPORTED_MEDIA_TYPE': 'Tip de conținut neacceptat: {contentType}.',
+  'error.REQUEST_TIMEOUT': 'Cererea nu a sosit în {timeoutMs} ms.',
   'error.NOT_FOUND': 'Resursa nu a fost găsită: {path}.',
   'error.FORBIDDEN': 'Nu aveți dreptul să efectuați această operațiune (drept necesar: {scope}).',
   'error.SERVICE_UNAVAILABLE': 'Serviciul este temporar indisponibil. Vă rugăm să reîncercați.',
