@@ -9,7 +9,7 @@ import type { AuthService } from '../auth/auth-service.ts';
 import type { Store } from '../store/store.ts';
 import { authRoutes } from './auth.routes.ts';
 import { capConnectionsPerAddress, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, defaultHttpTimeouts, fastifyTimeoutOptions, type HttpTimeouts } from './connection-guard.ts';
-import { BODY_LIMIT_BYTES, clientErrorHandlerFor, installErrorHandler } from './errors.ts';
+import { BODY_LIMIT_BYTES, clientErrorHandlerFor, frameworkErrorHandler, installErrorHandler } from './errors.ts';
 import { referenceRoutes, type SessionDateOf } from './reference.routes.ts';
 import { installSecurityHeaders } from './security-headers.ts';
 
@@ -38,6 +38,23 @@ export interface HttpAppOptions {
   maxConnectionsPerAddress?: number;
 }
 
+/** One route as registered: its method and full URL pattern (`/session/api/orders/:orderId`). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
+const routeTables = new WeakMap<FastifyInstance, RouteEntry[]>();
+
+/**
+ * Every route of an app made by createHttpApp, including those registered later (exchange-server.ts
+ * adds the trading routes): the route fuzzer and the authorisation matrix are generated from it, so
+ * a new route is fuzzed and checked without anyone listing it by hand. HEAD twins are left out.
+ */
+export function routeTableOf(app: FastifyInstance): readonly RouteEntry[] {
+  return routeTables.get(app) ?? [];
+}
+
 export async function createHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const timeouts = { ...defaultHttpTimeouts, ...options.timeouts };
   const app = Fastify({
@@ -48,7 +65,13 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // A timed-out request names the header deadline: the one a slow-loris runs into.
     clientErrorHandler: clientErrorHandlerFor(timeouts.headersMs),
+    frameworkErrors: frameworkErrorHandler,
     ...fastifyTimeoutOptions(timeouts),
+  });
+  const routes: RouteEntry[] = [];
+  routeTables.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
   capConnectionsPerAddress(app.server, options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
   installErrorHandler(app);

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError, ExchangeError, httpStatusOf, type ApiError } from '../../protocol/index.ts';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -14,6 +14,8 @@ export function toApiError(error: unknown): { status: number; body: { error: Api
     FST_ERR_CTP_EMPTY_JSON_BODY: () => apiError('REQUEST_MALFORMED_JSON'),
     FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => apiError('REQUEST_INVALID', { field: 'content-length', issue: 'invalid' }),
     FST_ERR_CTP_INVALID_MEDIA_TYPE: () => apiError('REQUEST_UNSUPPORTED_MEDIA_TYPE', { contentType: 'unsupported' }),
+    FST_ERR_BAD_URL: () => apiError('REQUEST_INVALID', { field: 'url', issue: 'malformed' }),
+    FST_ERR_MAX_PARAM_LENGTH: () => apiError('REQUEST_INVALID', { field: 'url', issue: 'too_long' }),
   };
   const mapped = fastifyError.code ? byFastifyCode[fastifyError.code] : undefined;
   if (mapped) {
@@ -36,6 +38,25 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     void reply.status(status).send(body);
   });
+}
+
+/**
+ * A URL the router cannot decode (`/orders/%ff`) or a path parameter over the length limit: Fastify
+ * answers these before any hook runs, so with its own body and no security headers unless we do it.
+ * Found by the route fuzzer (tests/server/http/routes.fuzz.test.ts).
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const { status, body } = toApiError(error);
+  void reply
+    .status(status)
+    .headers({
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'referrer-policy': 'no-referrer',
+    })
+    .send(body);
 }
 
 /**
