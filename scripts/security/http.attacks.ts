@@ -2,7 +2,7 @@
 // traversal, oversized bodies, slow-loris and silent connections, security headers, framing and IDOR.
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { runAuthorizationMatrix } from '../../tests/helpers/authorization-matrix.ts';
+import { runAuthorizationMatrix, runDestinationMatrix } from '../../tests/helpers/authorization-matrix.ts';
 import { seedObjects } from '../../tests/helpers/rest-fuzzer.ts';
 import type { TestServer } from '../../tests/helpers/test-server.ts';
 import { isErrorCode } from '../../protocol/index.ts';
@@ -138,10 +138,10 @@ const headerNames = ['content-security-policy', 'x-content-type-options', 'x-fra
 export const attacks: Attack[] = [
   {
     area: AREA,
-    name: 'authorisation matrix: every route × 8 roles, IDOR',
+    name: 'authorisation matrix: every route and STOMP destination × every role, IDOR',
     expected: "each cell as the roles say; another user's order, workspace, trade party or chat never shown",
     async run(t) {
-      const cells = await runAuthorizationMatrix(t);
+      const cells = [...(await runAuthorizationMatrix(t)), ...(await runDestinationMatrix(t))];
       const wrong = cells.filter((cell) => !cell.ok);
       return { held: wrong.length === 0, outcome: `${cells.length} cells, ${wrong.length} wrong${wrong[0] ? `: ${wrong[0].route} as ${wrong[0].principal} got ${wrong[0].actual}` : ''}` };
     },

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { WebSocket } from 'ws';
+import { destinations } from '../../protocol/destinations.ts';
 import { API_PREFIX } from '../../server/http/app.ts';
 import { connectCollector } from './stomp-test-client.ts';
 import { apiRoutes, seedObjects, type SeededObjects } from './rest-fuzzer.ts';
@@ -363,6 +365,72 @@ export async function runAuthorizationMatrix(t: TestServer): Promise<MatrixCell[
         actual: `${response.status}${code ? ` ${code}` : ''}${leak ? ` LEAK ${leak}` : ''}`,
         ok: statusOk && codeOk && leak === null,
       });
+    }
+  }
+  return cells;
+}
+
+/** Assets (with their markets) the destination matrix aims at: a gas, an electricity and a balancing-group one. */
+const destinationTargets = [
+  { assetId: 'GSPOT-DA', marketId: 'GAS-SPOT' },
+  { assetId: 'ESPOT-DA-H01', marketId: 'EL-SPOT' },
+  { assetId: 'GBG-D', marketId: 'GAS-BG' },
+];
+
+/** Every STOMP destination of protocol/destinations.ts for the targets, with the market that decides who may see it. */
+export function destinationCases(): Array<{ destination: string; marketId: string | null }> {
+  const cases: Array<{ destination: string; marketId: string | null }> = [];
+  for (const { assetId, marketId } of destinationTargets) {
+    for (const topic of [destinations.book, destinations.trades, destinations.stats, destinations.activity]) cases.push({ destination: topic(assetId), marketId });
+    for (const topic of [destinations.marketWatch, destinations.phase]) cases.push({ destination: topic(marketId), marketId });
+  }
+  for (const queue of [destinations.myOrders, destinations.myTrades, destinations.myMarketWatch, destinations.notifications, destinations.chat]) cases.push({ destination: queue, marketId: null });
+  return cases;
+}
+
+/** One STOMP session: CONNECT with the token, SUBSCRIBE with a receipt; the answer is RECEIPT or the ERROR's code. */
+async function subscribeOnce(port: number, token: string, destination: string): Promise<string> {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/session/ws`, ['v12.stomp']);
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no answer to SUBSCRIBE ${destination}`)), 5_000);
+      ws.on('error', reject);
+      ws.on('open', () => ws.send(`CONNECT\naccept-version:1.2\nhost:exchange\nAuthorization:Bearer ${token}\nheart-beat:0,0\n\n\0`));
+      ws.on('message', (data) => {
+        const text = String(data);
+        for (const frame of text.split('\0')) {
+          const command = frame.replace(/^\n+/, '').split('\n')[0];
+          if (command === 'CONNECTED') ws.send(`SUBSCRIBE\nid:m1\ndestination:${destination}\nreceipt:r1\n\n\0`);
+          else if (command === 'RECEIPT') {
+            clearTimeout(timer);
+            resolve('RECEIPT');
+          } else if (command === 'ERROR') {
+            clearTimeout(timer);
+            resolve(/\ncode:([A-Z_]+)/.exec(frame)?.[1] ?? 'ERROR');
+          }
+        }
+      });
+    });
+  } finally {
+    ws.close();
+  }
+}
+
+/**
+ * Every destination × every signed-in principal: a topic is open to the users of its market, a
+ * private queue to everyone (the gateway routes it to the subscriber's own messages); anything else
+ * is ERROR STOMP_DESTINATION_FORBIDDEN.
+ */
+export async function runDestinationMatrix(t: TestServer): Promise<MatrixCell[]> {
+  const cells: MatrixCell[] = [];
+  for (const name of principalNames) {
+    if (name === 'anonymous') continue;
+    const p = principalOf(name);
+    const token = await t.login(name);
+    for (const { destination, marketId } of destinationCases()) {
+      const expected = marketId === null || sees(p, marketId) ? 'RECEIPT' : 'STOMP_DESTINATION_FORBIDDEN';
+      const actual = await subscribeOnce(t.server.port, token, destination);
+      cells.push({ route: `SUBSCRIBE ${destination}`, principal: name, expected, actual, ok: actual === expected });
     }
   }
   return cells;
