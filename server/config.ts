@@ -15,6 +15,8 @@ export interface ServerConfig {
   conflateMs: number;
   /** Lifetime of a sign-in token, seconds (tests shorten it to see the expiry warning). */
   tokenTtlSeconds: number;
+  /** Open sockets allowed per remote address; 0: no cap (behind a proxy every socket is the proxy's). */
+  maxConnectionsPerAddress: number;
 }
 
 function parsePort(value: string | undefined, fallback: number): number {
@@ -48,6 +50,13 @@ function parseTokenTtl(value: string | undefined): number {
   return seconds;
 }
 
+function parseConnectionCap(value: string | undefined): number {
+  if (value === undefined || value === '') return 256;
+  const cap = Number(value);
+  if (!Number.isInteger(cap) || cap < 0) throw new Error(`MAX_CONNECTIONS_PER_ADDRESS must be a whole number (0: no cap), got "${value}"`);
+  return cap;
+}
+
 /** Reads the environment; see README "Configuration". */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
@@ -61,5 +70,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     trustProxy: parseFlag(env.TRUST_PROXY, false),
     conflateMs: parseConflate(env.CONFLATE_MS),
     tokenTtlSeconds: parseTokenTtl(env.TOKEN_TTL_SECONDS),
+    maxConnectionsPerAddress: parseConnectionCap(env.MAX_CONNECTIONS_PER_ADDRESS),
   };
 }

@@ -14,6 +14,7 @@ const server = await startExchangeServer({
   trustProxy: config.trustProxy,
   conflateMs: config.conflateMs,
   tokenTtlSeconds: config.tokenTtlSeconds,
+  maxConnectionsPerAddress: config.maxConnectionsPerAddress,
 });
 
 let simulator: MarketSimulator | null = config.simulator ? new MarketSimulator({ api: `${server.url}api`, log: (message) => console.warn(message) }) : null;

@@ -24,7 +24,8 @@ export interface HttpTimeouts {
  * clock starts when the socket connects, so a socket that sends nothing is answered 408
  * REQUEST_TIMEOUT and closed at the header deadline, like a slow-loris that dribbles its headers.
  * The idle timeout (30 s) ends a socket with no traffic either way, such as a response that makes no
- * progress. Keep-alive 5 s is Node's own default (long enough for a burst of API calls).
+ * progress. Keep-alive 5 s is Node's own default (long enough for a burst of API calls); behind a
+ * load balancer it must exceed the balancer's idle timeout (docs/reliability.md "HTTP").
  */
 export const defaultHttpTimeouts: HttpTimeouts = {
   connectionMs: 30_000,
