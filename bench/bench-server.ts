@@ -68,7 +68,10 @@ export async function startBenchServer(name: string, maxSockets: number, entry: 
   const agent = new Agent({ keepAlive: true, maxSockets });
   const schema = process.env.DATABASE_URL && entry === exchangeEntry ? await freshSchema(process.env.DATABASE_URL) : null;
   const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=.tmp/prof'] : []), ...serverNodeFlags, '--import', 'tsx', entry.script], {
-    env: { ...process.env, ...(schema ? { DATABASE_URL: schema.url } : {}), PORT: String(port), DATA_DIR: dataDir, SIMULATOR: 'false', CLIENT_DIR: join(dataDir, 'no-client') },
+    env: { ...process.env, ...(schema ? { DATABASE_URL: schema.url } : {}), PORT: String(port), DATA_DIR: dataDir, SIMULATOR: 'false',
+      // Every bench client comes from loopback, many as one user: the per-address and per-user caps would refuse them.
+      MAX_CONNECTIONS_PER_ADDRESS: '0',
+      MAX_SESSIONS_PER_USER: '0', CLIENT_DIR: join(dataDir, 'no-client') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {

@@ -31,8 +31,9 @@ for (const level of ['error', 'warn'] as const) {
 process.on('uncaughtException', (error) => logged.push(`uncaught: ${error.stack ?? error.message}`));
 
 const dataDir = mkdtempSync(join(tmpdir(), 'soak-'));
-// No timetable: the books stay open whatever the hour, so the soak trades the whole time.
-const server = await startExchangeServer({ port: 0, host: '127.0.0.1', dataDir, databaseUrl: undefined, clientDir: '/nonexistent-client-dir', timetables: null, openMarketsOnStart: true });
+// No timetable: the books stay open whatever the hour, so the soak trades the whole time. No
+// per-address cap: all of the soak's 220-odd sockets come from loopback.
+const server = await startExchangeServer({ port: 0, host: '127.0.0.1', dataDir, databaseUrl: undefined, clientDir: '/nonexistent-client-dir', timetables: null, openMarketsOnStart: true, maxConnectionsPerAddress: 0 });
 const simulator = new MarketSimulator({ api: `${server.url}api`, intervalMs: 100, log: (message) => logged.push(message) });
 await simulator.start();
 

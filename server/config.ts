@@ -17,6 +17,8 @@ export interface ServerConfig {
   tokenTtlSeconds: number;
   /** Open sockets allowed per remote address; 0: no cap (behind a proxy every socket is the proxy's). */
   maxConnectionsPerAddress: number;
+  /** STOMP sessions one user may hold at once (0: no cap). */
+  maxSessionsPerUser: number;
 }
 
 function parsePort(value: string | undefined, fallback: number): number {
@@ -57,6 +59,13 @@ function parseConnectionCap(value: string | undefined): number {
   return cap;
 }
 
+function parseSessionCap(value: string | undefined): number {
+  if (value === undefined || value === '') return 100;
+  const cap = Number(value);
+  if (!Number.isInteger(cap) || cap < 0) throw new Error(`MAX_SESSIONS_PER_USER must be a whole number (0: no cap), got "${value}"`);
+  return cap;
+}
+
 /** Reads the environment; see README "Configuration". */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
@@ -71,5 +80,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     conflateMs: parseConflate(env.CONFLATE_MS),
     tokenTtlSeconds: parseTokenTtl(env.TOKEN_TTL_SECONDS),
     maxConnectionsPerAddress: parseConnectionCap(env.MAX_CONNECTIONS_PER_ADDRESS),
+    maxSessionsPerUser: parseSessionCap(env.MAX_SESSIONS_PER_USER),
   };
 }

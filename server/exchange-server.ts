@@ -57,6 +57,8 @@ export interface ExchangeServerOptions {
   httpTimeouts?: Partial<HttpTimeouts>;
   /** Open sockets allowed per remote address, HTTP and STOMP together (default 256; 0: no cap). */
   maxConnectionsPerAddress?: number;
+  /** STOMP sessions one user may hold at once (default 100; 0: no cap). */
+  maxSessionsPerUser?: number;
   /** Chat send limits and the presence grace (tests shorten them). */
   chat?: Pick<ChatServiceOptions, 'rateLimits' | 'presenceGraceMs'>;
   /** The journal's disk operations (fault tests make them fail). */
@@ -153,6 +155,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       onSessionOpened: chat.onSessionOpened,
       onSessionClosed: chat.onSessionClosed,
       now,
+      ...(options.maxSessionsPerUser === undefined ? {} : { maxConnectionsPerUser: options.maxSessionsPerUser === 0 ? Number.POSITIVE_INFINITY : options.maxSessionsPerUser }),
     });
     chat.attach(gateway);
     cleanups.push(() => gateway.close());

@@ -15,6 +15,7 @@ const server = await startExchangeServer({
   conflateMs: config.conflateMs,
   tokenTtlSeconds: config.tokenTtlSeconds,
   maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+  maxSessionsPerUser: config.maxSessionsPerUser,
 });
 
 let simulator: MarketSimulator | null = config.simulator ? new MarketSimulator({ api: `${server.url}api`, log: (message) => console.warn(message) }) : null;

@@ -15,6 +15,13 @@ describe('configFromEnv', () => {
     }
   });
 
+  it('caps STOMP sessions per user at 100 unless MAX_SESSIONS_PER_USER says otherwise (0: no cap)', () => {
+    expect(configFromEnv({}).maxSessionsPerUser).toBe(100);
+    expect(configFromEnv({ MAX_SESSIONS_PER_USER: '0' }).maxSessionsPerUser).toBe(0);
+    expect(configFromEnv({ MAX_SESSIONS_PER_USER: '500' }).maxSessionsPerUser).toBe(500);
+    for (const value of ['-1', '2.5', 'lots']) expect(() => configFromEnv({ MAX_SESSIONS_PER_USER: value })).toThrow(/MAX_SESSIONS_PER_USER/);
+  });
+
   it('caps open sockets per address at 256 unless MAX_CONNECTIONS_PER_ADDRESS says otherwise (0: no cap)', () => {
     expect(configFromEnv({}).maxConnectionsPerAddress).toBe(256);
     expect(configFromEnv({ MAX_CONNECTIONS_PER_ADDRESS: '0' }).maxConnectionsPerAddress).toBe(0);

@@ -123,3 +123,25 @@ describe('STOMP on the exchange server', () => {
     await connection.disconnect({ timeoutMs: 500 });
   });
 });
+
+describe('sessions per user (MAX_SESSIONS_PER_USER)', () => {
+  it('refuses the session over the cap with STOMP_TOO_MANY_CONNECTIONS; 0 lifts the cap', async () => {
+    for (const [cap, accepted] of [[2, 2], [0, 3]] as const) {
+      const server = await startTestServer({ maxSessionsPerUser: cap });
+      const port = server.server.port;
+      const token = await server.login('broker1');
+      const clients = [0, 1, 2].map(
+        () => new Client({ webSocketFactory: () => new WebSocket(`ws://127.0.0.1:${port}/session/ws`, ['v12.stomp']), connectHeaders: { Authorization: `Bearer ${token}` }, reconnectDelay: 0, heartbeatIncoming: 0, heartbeatOutgoing: 0 }),
+      );
+      try {
+        const results: Array<{ connected: boolean; error?: IFrame }> = [];
+        for (const client of clients) results.push(await connect(client));
+        expect(results.filter((result) => result.connected)).toHaveLength(accepted);
+        if (accepted === 2) expect(results[2]!.error?.headers.code).toBe('STOMP_TOO_MANY_CONNECTIONS');
+      } finally {
+        await Promise.all(clients.map((client) => client.deactivate()));
+        await server.server.close();
+      }
+    }
+  });
+});
