@@ -1,22 +1,31 @@
 // Composes the exchange from the environment and serves it; nothing else lives here.
 import { configFromEnv } from './config.ts';
 import { MarketSimulator } from './demo/market-simulator.ts';
-import { startExchangeServer } from './exchange-server.ts';
+import { startExchangeServer, type ExchangeServer } from './exchange-server.ts';
+import { DataDirInUseError } from './store/data-dir-lock.ts';
 
 const config = configFromEnv();
-const server = await startExchangeServer({
-  port: config.port,
-  host: config.host,
-  dataDir: config.dataDir,
-  databaseUrl: config.databaseUrl,
-  clientDir: config.clientDir,
-  logRequests: config.logRequests,
-  trustProxy: config.trustProxy,
-  conflateMs: config.conflateMs,
-  tokenTtlSeconds: config.tokenTtlSeconds,
-  maxConnectionsPerAddress: config.maxConnectionsPerAddress,
-  maxSessionsPerUser: config.maxSessionsPerUser,
-});
+let server: ExchangeServer;
+try {
+  server = await startExchangeServer({
+    port: config.port,
+    host: config.host,
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    clientDir: config.clientDir,
+    logRequests: config.logRequests,
+    trustProxy: config.trustProxy,
+    conflateMs: config.conflateMs,
+    tokenTtlSeconds: config.tokenTtlSeconds,
+    maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+    maxSessionsPerUser: config.maxSessionsPerUser,
+  });
+} catch (error) {
+  // An expected refusal is a message, not a stack trace.
+  if (!(error instanceof DataDirInUseError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
 
 let simulator: MarketSimulator | null = config.simulator ? new MarketSimulator({ api: `${server.url}api`, log: (message) => console.warn(message) }) : null;
 try {
