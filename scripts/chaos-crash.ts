@@ -15,7 +15,7 @@
  * exit code 1 when any of the three is not 0. docs/reliability.md "Crash under load".
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { destinations } from '../protocol/destinations.ts';
@@ -49,10 +49,12 @@ export interface ChaosResult {
   retriedFirstResult: number;
   /** Journal records read and replayed by the script. */
   records: number;
-  /** Kill → the restarted server prints "Exchange running", ms. */
+  /** Restart (spawn of the process) → it prints "Exchange running", ms. */
   readyMs: number[];
-  /** Kill → the restarted server acknowledges an order, ms. */
+  /** Restart (spawn of the process) → it acknowledges an order, ms. */
   acceptMs: number[];
+  /** CPU time the restarted server used until it acknowledged that order, ms (load-independent). */
+  acceptCpuMs: number[];
   problems: string[];
 }
 
@@ -142,6 +144,7 @@ export async function runChaosCrash(options: ChaosOptions): Promise<ChaosResult>
     records: 0,
     readyMs: [],
     acceptMs: [],
+    acceptCpuMs: [],
     problems: [],
   };
   const problem = (kind: 'lost' | 'mismatched', text: string) => {
@@ -315,22 +318,25 @@ export async function runChaosCrash(options: ChaosOptions): Promise<ChaosResult>
   }
 
   let unanswered: Array<{ broker: Broker; body: AddBody }> = [];
-  let killedAt = 0;
   try {
     for (let life = 0; life <= options.runs; life++) {
+      // Started at once after the kill (and this script's check of what the dead server left).
       const startedAt = performance.now();
       await server.start();
       const acks: Ack[] = [];
       const cancels: Ack[] = [];
       if (life === 0) for (const broker of brokers) await signIn(broker);
-      else result.readyMs.push(performance.now() - killedAt);
+      else result.readyMs.push(performance.now() - startedAt);
 
       // An order right away: how soon after the kill the exchange accepts orders again.
       const probe = addBody(brokers[0]!, life, random);
       const probed = await reliably('POST', '/orders', probe, brokers[0]!);
       if (probed.status !== 201) throw new Error(`life ${life}: first order refused: ${probed.status} ${JSON.stringify(probed.body)}`);
       acks.push({ key: probe.idempotencyKey, seq: probed.body.seq, order: probed.body.order });
-      if (life > 0) result.acceptMs.push(performance.now() - killedAt);
+      if (life > 0) {
+        result.acceptMs.push(performance.now() - startedAt);
+        result.acceptCpuMs.push(server.cpuMs());
+      }
 
       const collectors = new Map<string, CollectingClient>();
       for (const broker of brokers) {
@@ -402,7 +408,7 @@ export async function runChaosCrash(options: ChaosOptions): Promise<ChaosResult>
         }),
       );
       await sleep(150 + Math.floor(random() * 1350));
-      killedAt = performance.now();
+      const killedAt = performance.now();
       await server.kill();
       running = false;
       await Promise.all(senders);
@@ -416,7 +422,7 @@ export async function runChaosCrash(options: ChaosOptions): Promise<ChaosResult>
       const refused = [...refusals].map(([code, count]) => `${code} ${count}`).join(', ');
       log(
         `run ${life + 1}/${options.runs}: up in ${life === 0 ? '-' : `${Math.round(result.readyMs.at(-1)!)} ms`}, ${acks.length} orders and ${cancels.length} cancels acknowledged` +
-          `${retried ? ` (${retried} retried)` : ''}, killed after ${Math.round(killedAt - startedAt)} ms with ${unanswered.length} unanswered; ` +
+          `${retried ? ` (${retried} retried)` : ''}, killed ${Math.round(killedAt - startedAt)} ms after its start with ${unanswered.length} unanswered; ` +
           `journal ${replay.lastSeq} records; lost ${result.lost - before.lost}, mismatched ${result.mismatched - before.mismatched}, duplicated ${result.duplicated}${refused ? `; refused: ${refused}` : ''}`,
       );
     }
@@ -425,8 +431,9 @@ export async function runChaosCrash(options: ChaosOptions): Promise<ChaosResult>
     rmSync(dataDir, { recursive: true, force: true });
   }
   log(
-    `restart after SIGKILL: "Exchange running" median ${Math.round(median(result.readyMs))} ms, max ${Math.round(Math.max(0, ...result.readyMs))} ms; ` +
-      `first order acknowledged median ${Math.round(median(result.acceptMs))} ms, max ${Math.round(Math.max(0, ...result.acceptMs))} ms`,
+    `restart after SIGKILL, from spawning the process: "Exchange running" median ${Math.round(median(result.readyMs))} ms, max ${Math.round(Math.max(0, ...result.readyMs))} ms; ` +
+      `first order acknowledged median ${Math.round(median(result.acceptMs))} ms, max ${Math.round(Math.max(0, ...result.acceptMs))} ms ` +
+      `(server CPU time until then median ${Math.round(median(result.acceptCpuMs))} ms; load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores)`,
   );
   log(`unanswered adds ${result.unanswered}, of which ${result.retriedFirstResult} had reached the journal and their retry returned the first result; acknowledged cancels ${result.ackedCancels}; journal records replayed ${result.records}`);
   log(`chaos:crash runs=${result.runs} acked=${result.acked} lost=${result.lost} duplicated=${result.duplicated} mismatched=${result.mismatched}`);

@@ -2,7 +2,8 @@
  * The real exchange (server/main.ts) as a child process on one data directory and port, started
  * again after every kill, and a small HTTP client for its API whose connections die with it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -23,6 +24,9 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** Clock ticks per second of /proc/<pid>/stat times. */
+let clockTicks: number | undefined;
 
 export class ServerProcess {
   private child: ChildProcess | null = null;
@@ -64,6 +68,22 @@ export class ServerProcess {
       child.stdout!.on('data', onData);
       child.once('exit', onExit);
     });
+  }
+
+  /**
+   * CPU time (user + system, all threads) the running server has used so far, ms; NaN without /proc.
+   * Unlike wall time, it does not grow when other processes share the cores.
+   */
+  cpuMs(): number {
+    try {
+      clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+      const stat = readFileSync(`/proc/${this.child!.pid}/stat`, 'utf8');
+      // utime and stime: fields 14 and 15, counted after the parenthesised command name.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+    } catch {
+      return Number.NaN;
+    }
   }
 
   /** SIGKILL: no shutdown, no flush; resolves once the process is gone. */
