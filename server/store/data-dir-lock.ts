@@ -1,4 +1,5 @@
-import { linkSync, mkdirSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, readlinkSync, rmdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 
 /**
@@ -10,6 +11,11 @@ import { join } from 'node:path';
  * A lock whose owner is no longer running (killed with SIGKILL, power cut) is taken over at once: no
  * wait for a lock to age. A live owner is told apart from a dead one whose pid was reused by its start
  * time (and the boot id: a pid from before a reboot is dead).
+ *
+ * An owner on another host or in another pid namespace (another container on a shared volume) cannot
+ * be looked up by pid: its pid means nothing here. For those the owner's heartbeat decides: the holder
+ * touches the file every HEARTBEAT_MS, and such a lock is taken over only once it is FOREIGN_STALE_MS
+ * old, as with the lock before this one.
  */
 export const LOCK_FILE = 'exchange.lock';
 /** Held while a dead owner's lock is removed, so two newcomers never both remove and re-create it. */
@@ -19,6 +25,10 @@ const TAKEOVER_STALE_MS = 5_000;
 /** The lock directory proper-lockfile kept (before this file): its holder refreshed its mtime every 2 s. */
 const LEGACY_LOCK_DIR = '.lock';
 const LEGACY_STALE_MS = 10_000;
+/** How often the holder touches its lock file. */
+const HEARTBEAT_MS = 2_000;
+/** A lock of an owner this process cannot look up counts as dead once untouched for this long. */
+export const FOREIGN_STALE_MS = 10_000;
 
 /** Refused: another live process holds the directory. main.ts prints the message and exits 1 (no stack). */
 export class DataDirInUseError extends Error {
@@ -37,6 +47,9 @@ export interface LockOwner {
   boot: string | null;
   /** The process's start time in clock ticks since boot (Linux /proc/<pid>/stat); null where /proc is missing. */
   start: string | null;
+  /** The host, and the pid namespace (Linux, e.g. `pid:[4026531836]`) the pid belongs to; null where unknown. */
+  host: string | null;
+  ns: string | null;
 }
 
 function readText(path: string): string | null {
@@ -57,12 +70,25 @@ function startTimeOf(pid: number): string | null {
   return stat === null ? null : (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null);
 }
 
-export function currentOwner(): LockOwner {
-  return { pid: process.pid, boot: bootId(), start: startTimeOf(process.pid) };
+function pidNamespace(): string | null {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return null;
+  }
 }
 
-/** Whether the process that wrote `owner` still runs. */
-export function ownerAlive(owner: LockOwner): boolean {
+export function currentOwner(): LockOwner {
+  return { pid: process.pid, boot: bootId(), start: startTimeOf(process.pid), host: hostname(), ns: pidNamespace() };
+}
+
+/**
+ * Whether the process that wrote `owner` still runs. `lockAgeMs`: how long ago its lock file was last
+ * touched, which decides for an owner whose pid cannot be looked up from here.
+ */
+export function ownerAlive(owner: LockOwner, lockAgeMs: number): boolean {
+  const ns = pidNamespace();
+  if ((owner.host !== null && owner.host !== hostname()) || (owner.ns !== null && ns !== null && owner.ns !== ns)) return lockAgeMs < FOREIGN_STALE_MS;
   const boot = bootId();
   if (owner.boot !== null && boot !== null && owner.boot !== boot) return false;
   try {
@@ -81,7 +107,8 @@ function parseOwner(text: string | null): LockOwner | null {
   try {
     const owner = JSON.parse(text) as Partial<LockOwner>;
     if (!Number.isSafeInteger(owner.pid) || (owner.pid ?? 0) <= 0) return null;
-    return { pid: owner.pid!, boot: typeof owner.boot === 'string' ? owner.boot : null, start: typeof owner.start === 'string' ? owner.start : null };
+    const stringOr = (value: unknown) => (typeof value === 'string' ? value : null);
+    return { pid: owner.pid!, boot: stringOr(owner.boot), start: stringOr(owner.start), host: stringOr(owner.host), ns: stringOr(owner.ns) };
   } catch {
     return null;
   }
@@ -149,9 +176,14 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
         if (code(error) !== 'EEXIST') throw error;
       }
       const found = readText(lockPath);
-      if (found === null) continue; // released between link and read
+      if (found === null) {
+        // Released between link and read: tried again. Never readable (a directory of that name): refused.
+        if (attempt > 200) throw new Error(`The lock ${lockPath} exists but cannot be read; remove it if no exchange process uses ${dataDir}.`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        continue;
+      }
       const owner = parseOwner(found);
-      if (owner !== null && ownerAlive(owner)) throw new DataDirInUseError(dataDir, owner.pid);
+      if (owner !== null && ownerAlive(owner, ageMs(lockPath) ?? 0)) throw new DataDirInUseError(dataDir, owner.pid);
       // Dead owner (or a file no owner wrote whole: links are atomic, so not ours): removed, tried again.
       if (!takeOver(dataDir, lockPath, found)) {
         if (attempt > 200) throw new DataDirInUseError(dataDir, owner?.pid ?? null);
@@ -162,9 +194,21 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
     rmSync(draft, { force: true });
   }
   let released = false;
+  // The heartbeat owners in other namespaces go by; it never keeps the process alive.
+  const heartbeat = setInterval(() => {
+    if (readText(lockPath) !== text) return;
+    try {
+      const now = new Date();
+      utimesSync(lockPath, now, now);
+    } catch {
+      // the next beat tries again
+    }
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   return async () => {
     if (released) return;
     released = true;
+    clearInterval(heartbeat);
     // Removed only while it is still ours (never a successor's).
     if (readText(lockPath) === text) {
       try {

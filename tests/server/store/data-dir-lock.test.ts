@@ -1,9 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { currentOwner, DataDirInUseError, lockDataDir, LOCK_FILE, ownerAlive } from '../../../server/store/data-dir-lock.ts';
+import { currentOwner, DataDirInUseError, FOREIGN_STALE_MS, lockDataDir, LOCK_FILE, ownerAlive } from '../../../server/store/data-dir-lock.ts';
 
 const CHILD = join(import.meta.dirname, 'lock-child.ts');
 const dirs: string[] = [];
@@ -77,11 +77,11 @@ describe('data directory lock', () => {
 
   it('tells a live owner from a reused pid or an earlier boot', async () => {
     const me = currentOwner();
-    expect(ownerAlive(me)).toBe(true);
-    if (me.start !== null) expect(ownerAlive({ ...me, start: String(Number(me.start) + 1) })).toBe(false);
-    if (me.boot !== null) expect(ownerAlive({ ...me, boot: '00000000-0000-0000-0000-000000000000' })).toBe(false);
+    expect(ownerAlive(me, 0)).toBe(true);
+    if (me.start !== null) expect(ownerAlive({ ...me, start: String(Number(me.start) + 1) }, 0)).toBe(false);
+    if (me.boot !== null) expect(ownerAlive({ ...me, boot: '00000000-0000-0000-0000-000000000000' }, 0)).toBe(false);
     // A pid that runs no process (above the kernel's pid_max limit of 2^22).
-    expect(ownerAlive({ pid: 2 ** 22 + 1, boot: me.boot, start: me.start })).toBe(false);
+    expect(ownerAlive({ ...me, pid: 2 ** 22 + 1 }, 0)).toBe(false);
 
     // A lock naming this very pid with another start time (a container restarted with the same pid): taken over.
     const dir = freshDir();
@@ -90,6 +90,27 @@ describe('data directory lock', () => {
       const release = await lockDataDir(dir);
       await release();
     }
+  });
+
+  it('goes by the heartbeat for an owner on another host or in another pid namespace (its pid means nothing here)', async () => {
+    const me = currentOwner();
+    for (const foreign of [{ ...me, host: 'another-host' }, { ...me, pid: 2 ** 22 + 1, ns: 'pid:[1]' }]) {
+      expect(ownerAlive(foreign, 0)).toBe(true);
+      expect(ownerAlive(foreign, FOREIGN_STALE_MS - 1)).toBe(true);
+      expect(ownerAlive(foreign, FOREIGN_STALE_MS)).toBe(false);
+    }
+    const dir = freshDir();
+    const lock = join(dir, LOCK_FILE);
+    writeFileSync(lock, JSON.stringify({ ...me, host: 'another-host' }));
+    await expect(lockDataDir(dir)).rejects.toBeInstanceOf(DataDirInUseError);
+    const old = (Date.now() - FOREIGN_STALE_MS - 1000) / 1000;
+    utimesSync(lock, old, old);
+    const release = await lockDataDir(dir);
+    // The holder keeps its own lock fresh for such newcomers.
+    utimesSync(lock, old, old);
+    await new Promise((resolve) => setTimeout(resolve, 2_300));
+    expect(Date.now() - statSync(lock).mtimeMs).toBeLessThan(1_000);
+    await release();
   });
 
   it('takes over an unreadable lock file and a takeover left half done', async () => {
@@ -102,6 +123,12 @@ describe('data directory lock', () => {
     const release = await lockDataDir(dir);
     expect(existsSync(takeover)).toBe(false);
     await release();
+  });
+
+  it('gives up with a message on a lock that cannot be read (a directory of its name)', async () => {
+    const dir = freshDir();
+    mkdirSync(join(dir, LOCK_FILE));
+    await expect(lockDataDir(dir)).rejects.toThrow(/exchange\.lock exists but cannot be read/);
   });
 
   it('refuses while a fresh lock of the older version is held, and clears a stale one', async () => {
