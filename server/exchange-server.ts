@@ -130,7 +130,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     const assets = await store.reference.assets();
     const marketOfAsset = new Map(assets.map((asset) => [asset.id, asset.marketId]));
     const { usersOfClient, clientsOfUser } = await userClientIndex(store);
-    const trading = new TradingService({ sequencer, marketOfAsset, now });
+    const trading = new TradingService({ sequencer, marketOfAsset, now, storedOrder: (orderId) => store.trading.order(orderId) });
 
     const app = await createHttpApp({
       store,

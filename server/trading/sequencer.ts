@@ -5,6 +5,8 @@ import { Journal, type JournalIo, type JournalRecord, type RecoveredJournal } fr
 import { OrderHeader, ProductInfo } from '../engine/header.ts';
 import type { EngineSnapshot } from '../engine/snapshot.ts';
 import type { CancelReason, EngineCommand, EngineEvent, EngineResult, OrderEvent, OrderEventKind, OrderView } from '../engine/types.ts';
+import { IdempotencyKeys } from './idempotency-keys.ts';
+import type { SequencedResult } from './sequenced-result.ts';
 
 /** What the journal keeps per command: the command and who sent it (idempotency keys rebuild from it). */
 export interface JournalEntry {
@@ -15,10 +17,7 @@ export interface JournalEntry {
 /** A command as callers hand it in: the sequencer stamps the time. */
 export type UnstampedCommand = EngineCommand extends infer C ? (C extends EngineCommand ? Omit<C, 'at'> : never) : never;
 
-export interface SequencedResult extends EngineResult {
-  /** Journal sequence of the command, or null when it changed nothing and was not journaled. */
-  journalSeq: number | null;
-}
+export type { SequencedResult } from './sequenced-result.ts';
 
 /** What a journal snapshot holds: the engine state after the snapshot's record, and the idempotency results. */
 export interface SequencerSnapshot {
@@ -120,12 +119,6 @@ function fingerprintOf(command: UnstampedCommand | EngineCommand): string {
   return hash('sha256', JSON.stringify(rest), 'base64url');
 }
 
-interface Remembered {
-  result: SequencedResult;
-  at: number;
-  fingerprint: string | undefined;
-}
-
 /** A remembered result without the events a retry does not need. */
 function compactResult(r: SequencedResult): SequencedResult {
   let last: EngineEvent | undefined;
@@ -161,6 +154,8 @@ export interface SequencerOptions {
    * replay forgets exactly what the live run forgot, and memory and snapshots stay bounded.
    */
   idempotencyRetentionMs?: number;
+  /** How long a key keeps its full result before it is settled (default 10 min; idempotency-keys.ts). */
+  idempotencyRetryWindowMs?: number;
   /** The journal's disk operations (tests make them fail: a full disk). */
   journalIo?: JournalIo;
 }
@@ -169,24 +164,17 @@ export interface SequencerOptions {
 export const RECOVERY_FIRST_MS = 100;
 export const RECOVERY_MAX_MS = 5_000;
 
-type IdempotencyMap = Map<string, Remembered>;
-
 /** An engine and its remembered keys rebuilt from the journal on disk. */
 interface Rebuilt {
   journal: Journal<JournalEntry, SequencerSnapshot>;
   recovered: RecoveredJournal<JournalEntry, SequencerSnapshot>;
   engine: Engine;
-  idempotency: IdempotencyMap;
+  idempotency: IdempotencyKeys;
   snapshotSeq: number;
 }
 
-/** Forgets the keys taken more than `retentionMs` before `at` (the map is oldest first). */
-function forgetKeysBefore(idempotency: IdempotencyMap, at: number, retentionMs: number): void {
-  const oldest = at - retentionMs;
-  for (const [key, { at: taken }] of idempotency) {
-    if (taken >= oldest) break;
-    idempotency.delete(key);
-  }
+function idempotencyKeysFor(options: SequencerOptions): IdempotencyKeys {
+  return new IdempotencyKeys(options.idempotencyRetentionMs ?? DEFAULT_IDEMPOTENCY_RETENTION_MS, options.idempotencyRetryWindowMs);
 }
 
 /** Opens the journal and rebuilds the engine and the remembered keys; `onRecord` sees every replayed record. */
@@ -196,16 +184,15 @@ async function rebuild(options: SequencerOptions, onRecord: (record: JournalReco
   // An older snapshot lacks the engine's count of changing commands: every journaled record is one,
   // so it is the snapshot's journal seq.
   const engine = recovered.snapshot ? Engine.fromSnapshot(recovered.snapshot.state.engine, { changedCommands: snapshotSeq }) : new Engine();
-  const idempotency: IdempotencyMap = new Map();
+  const idempotency = idempotencyKeysFor(options);
   // Compact results come back as plain data (header and product without their classes): only their
   // fields are read (orderViewOf). Older snapshots held full views: converted.
   const compactEvents = recovered.snapshot?.state.idempotencyEvents === 'compact';
   for (const [key, result, at, fingerprint] of recovered.snapshot?.state.idempotency ?? []) {
     idempotency.set(key, { result: compactEvents ? result : fromLegacyResult(result, snapshotSeq), at: at ?? engine.clock, fingerprint });
   }
-  const retentionMs = options.idempotencyRetentionMs ?? DEFAULT_IDEMPOTENCY_RETENTION_MS;
   for (const record of recovered.records) {
-    forgetKeysBefore(idempotency, record.entry.command.at, retentionMs);
+    idempotency.forgetBefore(record.entry.command.at);
     const result = engine.execute(record.entry.command);
     const { meta } = record.entry;
     if (meta?.userId && meta.idempotencyKey) {
@@ -240,8 +227,7 @@ export const DEFAULT_SNAPSHOT_EVERY = 50_000;
 export class Sequencer {
   private readonly listeners: EventListener[] = [];
   /** Idempotency key → result and its journaled time, oldest first, for commands on disk (or that changed nothing). */
-  private readonly idempotency: IdempotencyMap = new Map();
-  private readonly idempotencyRetentionMs: number;
+  private readonly idempotency: IdempotencyKeys;
   /** Idempotency key → result of a command whose record is being synced, and its acknowledgement. */
   private readonly syncing = new Map<string, { result: SequencedResult; durable: Promise<SequencedResult>; fingerprint: string }>();
   private timer: NodeJS.Timeout | null = null;
@@ -270,7 +256,7 @@ export class Sequencer {
     this.snapshotEvery = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
     this.onSnapshotError = options.onSnapshotError ?? ((error) => console.error('journal snapshot failed:', error));
     this.beforeSnapshotWrite = options.beforeSnapshotWrite;
-    this.idempotencyRetentionMs = options.idempotencyRetentionMs ?? DEFAULT_IDEMPOTENCY_RETENTION_MS;
+    this.idempotency = idempotencyKeysFor(options);
     this.publishedSeq = journal.lastSeq;
   }
 
@@ -286,7 +272,7 @@ export class Sequencer {
       if (options.onReplayedEvents && record.seq > fromSeq && result.events.length > 0) options.onReplayedEvents(result.events, record.seq);
     });
     const sequencer = new Sequencer(journal, options.now ?? Date.now, engine, options);
-    for (const [key, value] of idempotency) sequencer.idempotency.set(key, value);
+    sequencer.idempotency.replaceWith(idempotency);
     const replayGap = options.onReplayedEvents && fromSeq < snapshotSeq ? { fromSeq: fromSeq + 1, toSeq: snapshotSeq } : null;
     sequencer.sinceSnapshot = recovered.records.length;
     if (options.tickIntervalMs) sequencer.startTicking(options.tickIntervalMs);
@@ -316,7 +302,7 @@ export class Sequencer {
     const key = meta?.userId && meta.idempotencyKey ? idempotencyKeyOf(meta.userId, meta.idempotencyKey) : null;
     // Stamped here so the journal holds the exact time the engine saw; never earlier than the last one.
     const at = Math.max(this.now(), this.engine.clock);
-    forgetKeysBefore(this.idempotency, at, this.idempotencyRetentionMs);
+    this.idempotency.forgetBefore(at);
     const fingerprint = key === null ? '' : fingerprintOf(command);
     if (key !== null) {
       const remembered = this.idempotency.get(key);
@@ -438,8 +424,7 @@ export class Sequencer {
       });
       this.journal = rebuilt.journal;
       this.engine.adoptState(rebuilt.engine);
-      this.idempotency.clear();
-      for (const [key, value] of rebuilt.idempotency) this.idempotency.set(key, value);
+      this.idempotency.replaceWith(rebuilt.idempotency);
       this.sinceSnapshot = rebuilt.recovered.records.length;
       for (const { record, result } of unpublished) {
         this.publishedSeq = record.seq;
@@ -466,7 +451,7 @@ export class Sequencer {
     this.sinceSnapshot = 0;
     // Remembered results are compact and never change; one still syncing is copied as it is now (journalSeq null).
     const idempotency: Array<[string, SequencedResult, number, string?]> = [];
-    for (const [key, { result, at, fingerprint }] of this.idempotency) idempotency.push(fingerprint === undefined ? [key, result, at] : [key, result, at, fingerprint]);
+    for (const [key, { result, at, fingerprint }] of this.idempotency.entries()) idempotency.push(fingerprint === undefined ? [key, result, at] : [key, result, at, fingerprint]);
     for (const [key, { result, fingerprint }] of this.syncing) idempotency.push([key, compactResult(result), this.engine.clock, fingerprint]);
     const state: SequencerSnapshot = { engine: this.engine.exportState(), idempotency, idempotencyEvents: 'compact' };
     const ready = this.beforeSnapshotWrite ? this.beforeSnapshotWrite(seq) : Promise.resolve();

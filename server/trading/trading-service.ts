@@ -22,6 +22,11 @@ export interface TradingServiceOptions {
   marketOfAsset: ReadonlyMap<string, string>;
   /** Wall clock, for the furthest validity an order may have (default Date.now). */
   now?: () => number;
+  /**
+   * An order from the read model: a late retry of an add (its key settled, idempotency-keys.ts) whose
+   * order has left the engine (traded or cancelled) is answered with it.
+   */
+  storedOrder?: (orderId: string) => Promise<Order | undefined>;
 }
 
 /** The furthest a GTD/GTSV order may live: a year and a day, as futures exchanges cap good-till-date. */
@@ -55,6 +60,15 @@ export class TradingService {
       executionType: order.executionType,
     };
     const result = await this.options.sequencer.submit(command, { userId: user.id, idempotencyKey: order.idempotencyKey });
+    if (result.result === 'OK' && result.events.length === 0 && result.orderId !== undefined && result.journalSeq !== null) {
+      // A settled key: the order as it is now, from the engine or, once it has left it, the read model.
+      const live = this.options.sequencer.engine.getOrder(result.orderId);
+      const stored = live ? undefined : await this.options.storedOrder?.(String(result.orderId));
+      // The engine's state is as of the last record; the read model's may lag, so it carries the add's
+      // seq and any queue update the client holds wins over it.
+      if (live) return { seq: this.options.sequencer.lastJournalSeq, order: orderToWire(live) };
+      if (stored) return { seq: result.journalSeq, order: stored };
+    }
     return this.orderOutcome(result);
   }
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_RETRY_WINDOW_MS } from '../../../server/trading/idempotency-keys.ts';
 import { MAX_VALIDITY_DAYS } from '../../../server/trading/trading-service.ts';
 import { startTestServer, type TestServer } from '../../helpers/test-server.ts';
 
@@ -96,6 +97,27 @@ describe('idempotency keys', () => {
     const theirs = await t.post('/orders', { ...body, price: 14_100, clientCode: 'RO-TERMO' }, broker2);
     expect(theirs.status).toBe(201);
     expect(theirs.body.order.orderId).not.toBe(first.body.order.orderId);
+  });
+
+  it('a late retry (key settled after the retry window) gets the order as it is now, live or from the read model', async () => {
+    const body = order();
+    const first = await t.post('/orders', body, token);
+    const orderId = first.body.order.orderId as string;
+    t.clock.advance(DEFAULT_RETRY_WINDOW_MS + 60_000);
+    const live = await t.post('/orders', body, token);
+    expect(live.status).toBe(201);
+    expect(live.body.order).toMatchObject({ orderId, status: 'created' });
+    expect((await t.post('/orders', { ...body, qty: 70 }, token)).body.error.code).toBe('ORDER_IDEMPOTENCY_KEY_REUSED');
+
+    expect((await t.post(`/orders/${orderId}/cancel`, {}, token)).status).toBe(200);
+    for (let tries = 0; (await t.server.store.trading.order(orderId))?.status !== 'cancelled'; tries++) {
+      expect(tries).toBeLessThan(200);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const gone = await t.post('/orders', body, token);
+    expect(gone.status).toBe(201);
+    expect(gone.body.order).toMatchObject({ orderId, status: 'cancelled' });
+    expect(gone.body.seq).toBe(first.body.seq);
   });
 
   it('two parallel sends of one key with different bodies: one order, the other refused', async () => {
