@@ -57,7 +57,9 @@ describe('sign-in limits under parallel attempts (5 per account, 20 per address)
   });
 
   it('400 parallel attempts from one address over every account: 20 reach the hash, 380 get 429', async () => {
-    t = await startTestServer();
+    // 400 sockets at once: without the per-address connection cap (256), which would refuse some
+    // before the limiter under test sees them.
+    t = await startTestServer({ maxConnectionsPerAddress: 0 });
     const server = t;
     server.clock.nextTotpStep();
     const hashedBefore = server.server.auth.hasher.completed;
