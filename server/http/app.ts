@@ -113,7 +113,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     // Not a route of its own: with ignoreTrailingSlash a '/session' route would also catch '/session/'.
     if (path === '/session') return reply.redirect(BASE_PATH);
     const isApi = path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
-    if (!isApi && request.method === 'GET' && path.startsWith(BASE_PATH)) {
+    // HEAD too (monitors and link checkers ask with it): the same answer, which Node sends without its body.
+    if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && path.startsWith(BASE_PATH)) {
       if (indexHtml) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
       return reply.status(503).type('text/plain; charset=utf-8').send('The web client is not built yet: run `npm run build`.');
     }

@@ -36,6 +36,7 @@ describe('security headers on every kind of response', () => {
 
   const responses = () => [
     { name: 'the page', path: '/session/trading', init: {}, status: 200, api: false },
+    { name: 'the page asked with HEAD', path: '/session/trading', init: { method: 'HEAD' }, status: 200, api: false },
     { name: 'a static file', path: '/session/assets/index-abc.js', init: {}, status: 200, api: false },
     { name: 'an API route', path: '/session/api/user/info', init: { headers: { authorization: `Bearer ${token}` } }, status: 200, api: true },
     { name: 'an API refusal', path: '/session/api/user/info', init: {}, status: 401, api: true },
