@@ -21,12 +21,14 @@ export const destinations = {
   myMarketWatch: '/user/queue/market-watch',
   notifications: '/user/queue/notifications',
   chat: '/user/queue/chat',
+  /** Clearing changes of the user's clients (settlements, payments, margin calls, warranties): ClearingChange. */
+  clearing: '/user/queue/clearing',
   /** Client-to-server SEND target for chat messages. */
   chatSend: '/app/chat',
 } as const;
 
 export type TopicKind = 'book' | 'trades' | 'marketWatch' | 'phase' | 'stats' | 'activity';
-export type PrivateQueueKind = 'myOrders' | 'myTrades' | 'myMarketWatch' | 'notifications' | 'chat';
+export type PrivateQueueKind = 'myOrders' | 'myTrades' | 'myMarketWatch' | 'notifications' | 'chat' | 'clearing';
 
 export type ParsedDestination =
   | { kind: TopicKind; id: string }
@@ -47,6 +49,7 @@ const privateQueues: Array<[string, PrivateQueueKind]> = [
   [destinations.myMarketWatch, 'myMarketWatch'],
   [destinations.notifications, 'notifications'],
   [destinations.chat, 'chat'],
+  [destinations.clearing, 'clearing'],
 ];
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 

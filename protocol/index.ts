@@ -10,3 +10,4 @@ export * from './workspaces.ts';
 export * from './phase-actions.ts';
 export * from './account.ts';
 export * from './chat.ts';
+export * from './clearing.ts';
