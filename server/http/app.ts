@@ -75,7 +75,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   });
   capConnectionsPerAddress(app.server, options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
   installErrorHandler(app);
-  await installSecurityHeaders(app, API_PREFIX);
+  installSecurityHeaders(app, API_PREFIX);
 
   await app.register(
     async (api) => {
