@@ -3,8 +3,23 @@ export const EXCHANGE_TIME_ZONE = 'Europe/Bucharest';
 
 const offsetFormat = new Intl.DateTimeFormat('en-US', { timeZone: EXCHANGE_TIME_ZONE, timeZoneName: 'longOffset' });
 
+const HOUR_MS = 3_600_000;
+/** The offset of the last hour asked for: EU clock changes fall on whole UTC hours, so an hour has one offset. */
+let cachedHour = NaN;
+let cachedOffset = 0;
+
 /** Offset of Bucharest from UTC at an instant, in minutes (120 in winter, 180 in summer). */
 export function bucharestOffsetMinutes(at: number): number {
+  const hour = Math.floor(at / HOUR_MS);
+  if (hour === cachedHour) return cachedOffset;
+  const offset = offsetAt(at);
+  cachedHour = hour;
+  cachedOffset = offset;
+  return offset;
+}
+
+/** Asks Intl (several microseconds: hence the cache above). */
+function offsetAt(at: number): number {
   const name = offsetFormat.formatToParts(new Date(at)).find((part) => part.type === 'timeZoneName')?.value ?? 'GMT+02:00';
   const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
   if (!match) return 0;
