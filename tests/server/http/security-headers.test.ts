@@ -88,6 +88,23 @@ describe('security headers on every kind of response', () => {
     expect(directives(csp).get('script-src')).toEqual(["'self'"]);
   });
 
+  it('each Host gets its own socket sources, also after more hosts than the headers are remembered for', async () => {
+    const { request } = await import('node:http');
+    const cspFor = (host: string) =>
+      new Promise<string>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: t.server.port, path: '/session/api/health', headers: { host } }, (response) => {
+          response.resume();
+          resolve(String(response.headers['content-security-policy']));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const hosts = Array.from({ length: 70 }, (_, i) => `desk-${i}.example:8080`);
+    for (const host of [...hosts, hosts[0]!, hosts[69]!, hosts[1]!]) {
+      expect(directives(await cspFor(host)).get('connect-src'), host).toEqual(["'self'", `ws://${host}`, `wss://${host}`]);
+    }
+  });
+
   it('a request the HTTP parser refuses is answered in the catalogue with nosniff and no-store', async () => {
     const { connect } = await import('node:net');
     const raw = await new Promise<string>((resolve, reject) => {
