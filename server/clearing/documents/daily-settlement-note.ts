@@ -28,7 +28,7 @@ export function renderDailySettlementNote(note: DailySettlementNote, locale: Doc
 
   const money = (label: string) => `${label} (${note.currency})`;
   const columns = [
-    { header: l.asset, weight: 2.4, align: 'left' },
+    { header: l.asset, weight: 3, align: 'left' },
     { header: l.openingQty, weight: 1, align: 'right' },
     { header: l.boughtQty, weight: 1, align: 'right' },
     { header: l.soldQty, weight: 1, align: 'right' },

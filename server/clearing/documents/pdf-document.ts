@@ -32,6 +32,8 @@ const MARGIN = 40;
 const FOOTER_HEIGHT = 24;
 const TABLE_FONT_SIZE = 8;
 const ROW_HEIGHT = 14;
+/** A long asset name (or header) wraps onto this many lines of its cell before it is cut. */
+const MAX_CELL_LINES = 3;
 const CELL_PADDING = 3;
 const HEADER_FILL = '#e6e9ef';
 const RULE_COLOR = '#9aa3b2';
@@ -139,8 +141,9 @@ export class DocumentWriter {
       } else current = candidate;
     }
     if (current !== '') lines.push(current);
-    if (lines.length <= maxLines) return lines;
-    return [...lines.slice(0, maxLines - 1), this.fit(lines.slice(maxLines - 1).join(' '), width, size, bold)];
+    const kept = lines.length <= maxLines ? lines : [...lines.slice(0, maxLines - 1), lines.slice(maxLines - 1).join(' ')];
+    // A single word wider than the cell (a long code) is cut too.
+    return kept.map((line) => this.fit(line, width, size, bold));
   }
 
   heading(exchange: string, issuer: string, title: string): void {
@@ -180,37 +183,44 @@ export class DocumentWriter {
   table(columns: readonly TableColumn[], rows: ReadonlyArray<readonly string[]>, total?: readonly string[]): void {
     const weights = columns.reduce((sum, column) => sum + column.weight, 0);
     const widths = columns.map((column) => (column.weight / weights) * this.width);
-    const headerLines = columns.map((column, index) => this.wrap(column.header, widths[index]! - 2 * CELL_PADDING, TABLE_FONT_SIZE, true, 3));
-    const headerHeight = Math.max(...headerLines.map((lines) => lines.length)) * (TABLE_FONT_SIZE + 2) + 2 * CELL_PADDING;
+    const lineHeight = TABLE_FONT_SIZE + 2;
+    const headerLines = columns.map((column, index) => this.wrap(column.header, widths[index]! - 2 * CELL_PADDING, TABLE_FONT_SIZE, true, MAX_CELL_LINES));
+    const headerHeight = Math.max(1, ...headerLines.map((lines) => lines.length)) * lineHeight + 2 * CELL_PADDING;
 
     const drawHeader = () => {
       this.doc.save().rect(this.left, this.y, this.width, headerHeight).fill(HEADER_FILL).restore();
       let x = this.left;
       columns.forEach((column, index) => {
-        headerLines[index]!.forEach((line, lineIndex) => this.cell(line, x, this.y + CELL_PADDING + lineIndex * (TABLE_FONT_SIZE + 2), widths[index]!, column.align, true));
+        headerLines[index]!.forEach((line, lineIndex) => this.cell(line, x, this.y + CELL_PADDING + lineIndex * lineHeight, widths[index]!, column.align, true));
         x += widths[index]!;
       });
       this.y += headerHeight;
     };
-    const drawRow = (cells: readonly string[], bold: boolean) => {
+    const layoutRow = (cells: readonly string[], bold: boolean) => {
+      const lines = columns.map((_, index) => this.wrap(cells[index] ?? '', widths[index]! - 2 * CELL_PADDING, TABLE_FONT_SIZE, bold, MAX_CELL_LINES));
+      return { lines, height: ROW_HEIGHT + (Math.max(1, ...lines.map((cell) => cell.length)) - 1) * lineHeight };
+    };
+    const drawRow = (row: ReturnType<typeof layoutRow>, bold: boolean) => {
       let x = this.left;
       columns.forEach((column, index) => {
-        this.cell(cells[index] ?? '', x, this.y + (ROW_HEIGHT - TABLE_FONT_SIZE) / 2 - 1, widths[index]!, column.align, bold);
+        row.lines[index]!.forEach((line, lineIndex) => this.cell(line, x, this.y + (ROW_HEIGHT - TABLE_FONT_SIZE) / 2 - 1 + lineIndex * lineHeight, widths[index]!, column.align, bold));
         x += widths[index]!;
       });
-      this.y += ROW_HEIGHT;
+      this.y += row.height;
     };
 
     this.ensureRoom(headerHeight + ROW_HEIGHT);
     drawHeader();
-    for (const row of rows) {
-      if (this.ensureRoom(ROW_HEIGHT)) drawHeader();
+    for (const cells of rows) {
+      const row = layoutRow(cells, false);
+      if (this.ensureRoom(row.height)) drawHeader();
       drawRow(row, false);
     }
     if (total) {
-      if (this.ensureRoom(ROW_HEIGHT + 2)) drawHeader();
+      const row = layoutRow(total, true);
+      if (this.ensureRoom(row.height + 2)) drawHeader();
       this.rule();
-      drawRow(total, true);
+      drawRow(row, true);
     }
     this.rule();
     this.y += 12;
@@ -218,9 +228,8 @@ export class DocumentWriter {
 
   private cell(text: string, x: number, y: number, width: number, align: 'left' | 'right', bold: boolean): void {
     const inner = width - 2 * CELL_PADDING;
-    const shown = this.fit(text, inner, TABLE_FONT_SIZE, bold);
-    const offset = align === 'right' ? inner - this.textWidth(shown, TABLE_FONT_SIZE, bold) : 0;
-    this.put(shown, x + CELL_PADDING + offset, y, TABLE_FONT_SIZE, bold);
+    const offset = align === 'right' ? inner - this.textWidth(text, TABLE_FONT_SIZE, bold) : 0;
+    this.put(text, x + CELL_PADDING + offset, y, TABLE_FONT_SIZE, bold);
   }
 
   private rule(): void {

@@ -65,15 +65,18 @@ export function renderTransactionReport(report: TransactionReport, transactions:
   }
   writer.note(l.timesNote);
   const amount = (value: number) => formatNumber(value, CLEARING_AMOUNT_DECIMALS, locale);
+  // One currency (the usual case) goes in the header; several are written on each value.
+  const currencies = new Set(legs.map((leg) => leg.asset.currency));
+  const single = currencies.size === 1 ? [...currencies][0]! : null;
   writer.table(
     [
-      { header: l.time, weight: 1.55, align: 'left' },
-      { header: l.transaction, weight: 0.9, align: 'left' },
-      { header: l.asset, weight: 2.1, align: 'left' },
-      { header: l.side, weight: 0.9, align: 'left' },
-      { header: l.quantity, weight: 1, align: 'right' },
-      { header: l.price, weight: 1, align: 'right' },
-      { header: l.value, weight: 1.25, align: 'right' },
+      { header: l.time, weight: 1.8, align: 'left' },
+      { header: l.transaction, weight: 0.95, align: 'left' },
+      { header: l.asset, weight: 2.5, align: 'left' },
+      { header: l.side, weight: 1, align: 'left' },
+      { header: l.quantity, weight: 1.05, align: 'right' },
+      { header: l.price, weight: 0.9, align: 'right' },
+      { header: single ? `${l.value} (${single})` : l.value, weight: 1.5, align: 'right' },
     ],
     legs.map(({ transaction, side, asset, value }) => [
       formatExchangeTime(transaction.timestamp, locale, false),
@@ -82,7 +85,7 @@ export function renderTransactionReport(report: TransactionReport, transactions:
       side === 'buy' ? l.buy : l.sell,
       formatNumber(transaction.qty, asset.quantityDecimals, locale),
       formatNumber(transaction.price, asset.priceDecimals, locale),
-      `${amount(value)} ${asset.currency}`,
+      single ? amount(value) : `${amount(value)} ${asset.currency}`,
     ]),
   );
 
