@@ -22,8 +22,8 @@ const BOLD = 'bold';
 let faces: { regular: FontSource; bold: FontSource } | null = null;
 type FontSource = PDFKit.Mixins.PDFFontSource;
 
-function loadFace(file: string): FontSource {
-  const font = fontkit.create(readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`)));
+function loadFace(path: string): FontSource {
+  const font = fontkit.create(readFileSync(path));
   // pdfkit 0.20 takes a fontkit font as a font source (PDFFontFactory.open); its types predate that.
   return font as unknown as FontSource;
 }
@@ -74,7 +74,7 @@ export class DocumentWriter {
       font: null as unknown as string,
       info: { Title: meta.title, Author: meta.author, Subject: meta.subject, Creator: meta.author, CreationDate: meta.createdAt, ModDate: meta.createdAt },
     });
-    faces ??= { regular: loadFace('DejaVuSans.ttf'), bold: loadFace('DejaVuSans-Bold.ttf') };
+    faces ??= { regular: loadFace(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')), bold: loadFace(require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf')) };
     this.doc.registerFont(REGULAR, faces.regular);
     this.doc.registerFont(BOLD, faces.bold);
     this.doc.font(REGULAR);
