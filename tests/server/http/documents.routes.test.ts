@@ -97,6 +97,31 @@ describe('clearing document downloads', () => {
     expect((await download(`${clearingRoutes.dailyNotePdf('N-RO-HIDRO')}?lang=en`, 'broker1')).body.equals(en.body)).toBe(true);
   });
 
+  it("writes in the user's preferred language when the address does not name one", async () => {
+    const preferences = { language: 'en', theme: 'light', notifications: true, soundNotifications: false };
+    const saved = await fetch(`${t.api}/user/preferences`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${tokens.broker2}`, 'content-type': 'application/json' },
+      body: JSON.stringify(preferences),
+    });
+    expect(saved.status).toBeLessThan(300);
+    try {
+      const answer = await download(clearingRoutes.dailyNotePdf('N-RO-TERMO'), 'broker2');
+      expect(answer.headers.get('content-disposition')).toBe('attachment; filename="settlement-note-RO-TERMO-2026-11-24.pdf"');
+      const text = await textOf(answer.body);
+      expect(text).toContain('Daily settlement note');
+      expect(text).toContain('Termocentrala Vest SA (RO-TERMO)');
+      const asked = await download(`${clearingRoutes.dailyNotePdf('N-RO-TERMO')}?lang=ro`, 'broker2');
+      expect(await textOf(asked.body)).toContain('Notă zilnică de decontare');
+    } finally {
+      await fetch(`${t.api}/user/preferences`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${tokens.broker2}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...preferences, language: 'ro' }),
+      });
+    }
+  });
+
   it("answers another's client's note exactly as a note that does not exist", async () => {
     const cases: Array<[string, string, boolean]> = [
       ['broker1', 'N-RO-GAZEST', true],
