@@ -401,6 +401,15 @@ export const financialInfoSchema = z.strictObject({
 });
 export type FinancialInfo = z.infer<typeof financialInfoSchema>;
 
+/** PUT /admin/clearing/financial-info/:clientCode: replaces the client's restrictions (quantities in the asset's minor units). */
+export const financialRestrictionsInputSchema = z.strictObject({
+  imbalance: z.array(z.strictObject({ assetId: z.string().regex(/^(\*|[A-Za-z0-9_-]{1,64})$/), way: z.enum(['bid', 'ask']), quantity: minor.nonnegative() })).max(200),
+  tradeableQuantity: z
+    .array(z.strictObject({ assetId: z.string().regex(/^(\*|[A-Za-z0-9_-]{1,64})$/), bid: minor.nonnegative().nullable(), ask: minor.nonnegative().nullable() }))
+    .max(200),
+});
+export type FinancialRestrictionsInput = z.infer<typeof financialRestrictionsInputSchema>;
+
 // ---------------------------------------------------------------------------------------------------
 // Lists and live messages
 // ---------------------------------------------------------------------------------------------------
@@ -443,6 +452,8 @@ export const clearingRoutes = {
   financialInfo: '/clearing/financial-info',
   admin: {
     warranties: '/admin/clearing/warranties',
+    releaseWarranty: (id: string) => `/admin/clearing/warranties/${id}/release`,
+    financialInfo: (clientCode: string) => `/admin/clearing/financial-info/${clientCode}`,
     settlementRuns: '/admin/clearing/settlement-runs',
     overrideDailySettlementPrice: (id: string) => `/admin/clearing/daily-settlement-prices/${id}/override`,
     settleObligation: (id: string) => `/admin/clearing/obligations/${id}/settle`,

@@ -11,6 +11,9 @@ import { loadDemoExchangeIfEmpty } from './demo/demo-exchange.ts';
 import { ChatService, type ChatServiceOptions } from './chat/chat-service.ts';
 import { attachGateway } from './gateway-wiring.ts';
 import { chatRoutes } from './http/chat.routes.ts';
+import { startCollateralClearing, type CollateralClearing } from './clearing/collateral-module.ts';
+import { collateralRoutes } from './http/collateral.routes.ts';
+import { loadDemoCollateral } from './demo/demo-collateral.ts';
 import type { StompGateway } from './gateway/stomp-gateway.ts';
 import { accountRoutes } from './http/account.routes.ts';
 import { API_PREFIX, createHttpApp } from './http/app.ts';
@@ -76,6 +79,8 @@ export interface ExchangeServer {
   marketData: MarketDataPublisher;
   projector: ReadModelProjector;
   trading: TradingService;
+  /** The collateral side of clearing: `refresh` and `notify` for the settlement side. */
+  clearing: CollateralClearing;
   close(): Promise<void>;
 }
 
@@ -91,7 +96,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     if (options.databaseUrl && options.dataDir) cleanups.push(await lockDataDir(options.dataDir));
     const store = await openStore({ dataDir: options.databaseUrl ? undefined : options.dataDir, databaseUrl: options.databaseUrl });
     cleanups.push(() => store.close());
-    await loadDemoExchangeIfEmpty(store, new Date(now()));
+    if (await loadDemoExchangeIfEmpty(store, new Date(now()))) await loadDemoCollateral(store, new Date(now()));
 
     const tokens = new TokenService(await loadOrCreateSecret(store.db, 'jwt-signing-key'), now, options.tokenTtlSeconds);
     const auth = new AuthService({ store, tokens, now, limiter: new LoginLimiter(options.loginLimits) });
@@ -179,11 +184,14 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       usersOfMarket: (marketId) => marketUsers.get(marketId) ?? [],
     });
     gatewayHooks.onSubscribe = marketData.onSubscribe;
+    const clearing = await startCollateralClearing({ store, sequencer, gateway, now });
+    cleanups.push(() => clearing.stop());
     await app.register(ordersRoutes({ auth, store, trading, marketData, marketOfAsset }), { prefix: API_PREFIX });
     await app.register(orderHistoryRoutes({ auth, store, projector, marketOfAsset }), { prefix: API_PREFIX });
     await app.register(workspacesRoutes({ auth, store }), { prefix: API_PREFIX });
     await app.register(accountRoutes({ auth, store, sequencer, projector, assets }), { prefix: API_PREFIX });
     await app.register(chatRoutes({ auth, chat }), { prefix: API_PREFIX });
+    await app.register(collateralRoutes({ auth, store, clearing, now }), { prefix: API_PREFIX });
     sequencer.onEvents((events, entry, _result, seq) => {
       marketData.onEvents(events, seq);
       notifications.onEvents(events, 'actor' in entry.command ? entry.command.actor : undefined);
@@ -212,6 +220,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       marketData,
       projector,
       trading,
+      clearing,
       async close() {
         // Writes what it can; a database that is away is not waited for (the restart re-projects from the watermark).
         await projector.settled().catch(() => {});

@@ -19,6 +19,8 @@ export const notificationsEn = {
   'notifications.orderCancelled': 'Order {orderId} cancelled by the system ({reason}): {way} {qty} {asset} at {price} for {client}',
   'notifications.phaseChanged':
     '{scope, select, asset {{asset} ({market})} other {{market}}} {phase, select, opening {is now in the opening phase} trading {is now in the trading phase} closing {is now in the closing phase} suspended {is now suspended} closed {is now closed} other {is now in the {phase} phase}}',
+  'notifications.warrantyExpiring': 'Warranty {warrantyNumber} of {clientCode} stops counting in the clearing limit on {validityDate}',
+  'notifications.marginCall': 'Margin call for {clientCode}: deposit {amount} {currency} to cover the margin requirement',
   'notifications.reason.ioc': 'rest of an immediate-or-cancel order',
   'notifications.reason.expired': 'validity ended',
   'notifications.reason.operator': 'by an exchange operator',
@@ -58,6 +60,8 @@ export const notificationsRo: Record<keyof typeof notificationsEn, string> = {
   // The phase in lower case inside the sentence ('în faza de închidere', not 'în faza Închidere').
   'notifications.phaseChanged':
     '{scope, select, asset {{asset} ({market})} other {{market}}} {phase, select, opening {este acum în faza de deschidere} trading {este acum în faza de tranzacționare} closing {este acum în faza de închidere} suspended {are acum sesiunea suspendată} closed {are acum sesiunea închisă} other {este acum în faza {phase}}}',
+  'notifications.warrantyExpiring': 'Garanția {warrantyNumber} a clientului {clientCode} nu mai contează în limita de compensare din {validityDate}',
+  'notifications.marginCall': 'Apel în marjă pentru {clientCode}: depuneți {amount} {currency} pentru a acoperi necesarul de marjă',
   'notifications.reason.ioc': 'restul unui ordin imediat-sau-anulat',
   'notifications.reason.expired': 'valabilitate încheiată',
   'notifications.reason.operator': 'de către un operator al bursei',
