@@ -140,3 +140,74 @@ describe('financial report', () => {
     expect(indus.withUnpaid).toEqual({ currentMarginRequirement: 0, creditLimit: 20_000_000_000, marginCall: 0 });
   });
 });
+
+describe('financial info', () => {
+  let keySeq = 0;
+  const order = (way: 'bid' | 'ask', price: number, qty: number) =>
+    t.post('/orders', { idempotencyKey: `restrict-${++keySeq}`, assetId: 'GSPOT-DA', way, price, qty, validityType: 'GTC', clientCode: 'RO-GAZEST' }, broker1);
+
+  it('sets the restrictions of a client in the engine, so its orders meet the imbalance rules', async () => {
+    const restrictions = { imbalance: [{ assetId: 'GSPOT-DA', way: 'bid', quantity: 50 }], tradeableQuantity: [{ assetId: '*', bid: 1_000, ask: null }] };
+    expect((await put('/admin/clearing/financial-info/RO-GAZEST', restrictions, broker1)).status).toBe(403);
+    expect((await put('/admin/clearing/financial-info/RO-NOBODY', restrictions, admin)).body.error.code).toBe('CLEARING_CLIENT_NOT_FOUND');
+    expect((await put('/admin/clearing/financial-info/RO-GAZEST', { ...restrictions, imbalance: [{ assetId: 'NOPE', way: 'bid', quantity: 1 }] }, admin)).body.error).toMatchObject({
+      code: 'REQUEST_INVALID',
+      params: { field: 'imbalance.0.assetId', issue: 'unknown' },
+    });
+    const set = await put('/admin/clearing/financial-info/RO-GAZEST', restrictions, admin);
+    expect(set.status).toBe(200);
+
+    const info = await t.get('/clearing/financial-info?clientCode=RO-GAZEST', broker1);
+    expect(info.body.items[0]).toMatchObject({
+      clientCode: 'RO-GAZEST',
+      imbalance: [{ assetId: 'GSPOT-DA', way: 'bid', quantity: 50, quantityDecimals: 1 }],
+      tradeableQuantity: [{ assetId: '*', bid: 1_000, ask: null, quantityDecimals: 1 }],
+    });
+    expect((await t.get('/clearing/financial-info?clientCode=RO-GAZEST', broker2)).status).toBe(404);
+
+    expect((await order('ask', 90_000, 10)).body.error).toMatchObject({ code: 'ORDER_IMBALANCE_BID_ONLY', params: { quantity: '5.0' } });
+    expect((await order('bid', 1_000, 60)).body.error).toMatchObject({ code: 'ORDER_IMBALANCE_QUANTITY_LIMIT', params: { limit: '5.0' } });
+    expect((await order('bid', 1_000, 50)).status).toBe(201);
+
+    // Lifted: the ask passes.
+    expect((await put('/admin/clearing/financial-info/RO-GAZEST', { imbalance: [], tradeableQuantity: [] }, admin)).status).toBe(200);
+    expect((await order('ask', 90_000, 10)).status).toBe(201);
+  });
+});
+
+describe('nominations', () => {
+  it('start from a physical trade, the broker edits them up to the contracted quantity until the deadline, then they lock', async () => {
+    // GSPOT-DA made physical, delivered the day after its session (2026-11-23): nominations close 2026-11-22 14:00 Bucharest.
+    await t.server.store.db.query("insert into asset_clearing_terms (asset_id, initial_margin_bps, physical) values ('GSPOT-DA', 1000, true)");
+    const place = (token: string, clientCode: string, way: 'bid' | 'ask') =>
+      t.post('/orders', { idempotencyKey: `nominate-${clientCode}-${way}`, assetId: 'GSPOT-DA', way, price: 16_000, qty: 20, validityType: 'GTC', clientCode }, token);
+    expect((await place(broker1, 'RO-HIDRO', 'ask')).status).toBe(201);
+    expect((await place(broker2, 'RO-TERMO', 'bid')).status).toBe(201);
+    await t.server.projector.settled();
+
+    const listed = await t.get('/clearing/nominations?clientCode=RO-HIDRO', broker1);
+    expect(listed.status).toBe(200);
+    expect(listed.body.items).toHaveLength(1);
+    const nomination = listed.body.items[0];
+    expect(nomination).toMatchObject({
+      clientCode: 'RO-HIDRO', assetId: 'GSPOT-DA', way: 'ask', deliveryDay: '2026-11-23', unit: 'MWh', quantityDecimals: 1,
+      contractedQty: 20, nominatedQty: 20, deadline: '2026-11-22T12:00:00.000Z', locked: false, updatedBy: null,
+    });
+    expect((await t.get('/clearing/nominations', broker2)).body.items.map((item: { clientCode: string; way: string }) => [item.clientCode, item.way])).toEqual([['RO-TERMO', 'bid']]);
+
+    const path = `/clearing/nominations/${nomination.nominationId}`;
+    const edited = await put(path, { nominatedQty: 15 }, broker1);
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ nominatedQty: 15, contractedQty: 20 });
+    expect(edited.body.updatedBy).toEqual(expect.any(String));
+    expect((await put(path, { nominatedQty: 25 }, broker1)).body.error).toMatchObject({ code: 'CLEARING_NOMINATION_QUANTITY', params: { max: '2.0', unit: 'MWh' } });
+    expect((await put(path, { nominatedQty: 5 }, broker2)).body.error.code).toBe('CLEARING_NOMINATION_NOT_FOUND');
+    expect((await put(path, { nominatedQty: 5 }, await t.login('agency1'))).body.error).toMatchObject({ code: 'FORBIDDEN' });
+
+    t.clock.advance(Date.parse('2026-11-22T12:00:00.000Z') - t.clock.now());
+    const late = await put(path, { nominatedQty: 10 }, await t.login('broker1'));
+    expect(late.body.error).toMatchObject({ code: 'CLEARING_NOMINATION_LOCKED', params: { deadline: '2026-11-22T12:00:00.000Z' } });
+    const after = (await t.get('/clearing/nominations?clientCode=RO-HIDRO', await t.login('broker1'))).body.items[0];
+    expect(after).toMatchObject({ nominatedQty: 15, locked: true });
+  });
+});
