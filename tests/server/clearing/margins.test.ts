@@ -44,6 +44,8 @@ describe('margins: the worked example', () => {
     expect(variationLoss(forward)).toBe(8_615n);
     expect(variationLoss({ ...forward, trades: [{ way: 'bid', price: 40_000, qty: 50 }] })).toBe(0n);
     expect(variationLoss({ ...forward, markPrice: null })).toBe(0n);
+    // An earlier unsettled sale at 409.00 loses 1.05 per MWh on 2.0 MWh: 2.10 more.
+    expect(variationLoss({ ...forward, priorTrades: [{ way: 'ask', price: 40_900, qty: 20 }] })).toBe(8_615n + 210n);
   });
 
   it('gives the hand-computed report', () => {
