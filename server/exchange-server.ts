@@ -184,7 +184,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       usersOfMarket: (marketId) => marketUsers.get(marketId) ?? [],
     });
     gatewayHooks.onSubscribe = marketData.onSubscribe;
-    const clearing = await startCollateralClearing({ store, sequencer, gateway, now });
+    const clearing = await startCollateralClearing({ store, sequencer, gateway, now, readModelsSettled: () => projector.settled() });
     cleanups.push(() => clearing.stop());
     await app.register(ordersRoutes({ auth, store, trading, marketData, marketOfAsset }), { prefix: API_PREFIX });
     await app.register(orderHistoryRoutes({ auth, store, projector, marketOfAsset }), { prefix: API_PREFIX });

@@ -33,11 +33,12 @@ export async function startCollateralClearing(options: {
   gateway: Pick<StompGateway, 'sendToUser'>;
   now: () => number;
   tradeDebounceMs?: number;
+  readModelsSettled?: () => Promise<void>;
 }): Promise<CollateralClearing> {
   const { store, sequencer, now } = options;
   const repository = new CollateralRepository(store.db);
   const notifier = new ClearingNotifier(options.gateway, await loadClearingAudience(store));
-  const engineFunds = new EngineFunds({ store, repository, sequencer, notifier, now, tradeDebounceMs: options.tradeDebounceMs });
+  const engineFunds = new EngineFunds({ store, repository, sequencer, notifier, now, tradeDebounceMs: options.tradeDebounceMs, readModelsSettled: options.readModelsSettled });
   const warranties = new CollateralService({ store, repository, notifier, now, onLimitChanged: (clientCodes) => engineFunds.refresh(clientCodes) });
   const nominations = new NominationService({ repository, assets: () => store.reference.assets(), notifier, now });
   await engineFunds.refreshAll();

@@ -19,6 +19,8 @@ export interface EngineFundsOptions {
   now: () => number;
   /** Ms trades are gathered before the clients they touch are refreshed (0: at once; tests). */
   tradeDebounceMs?: number;
+  /** Resolves once the read models hold every trade so far (the margins read the transactions table). */
+  readModelsSettled?: () => Promise<void>;
 }
 
 interface Terms {
@@ -55,6 +57,8 @@ export class EngineFunds {
   private readonly lastSent = new Map<string, string>();
   private readonly marginCalls = new Map<string, number>();
   private pendingClients = new Set<string>();
+  /** Clients clearing sets figures for (null until the first refresh): trades of others are not its business. */
+  private managed: Set<string> | null = null;
   private tradeTimer: NodeJS.Timeout | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -111,7 +115,7 @@ export class EngineFunds {
       if (!asset) continue;
       const terms = termsOf(asset, termsById.get(assetId));
       const held = carriedById.get(assetId);
-      const sessionDate = engine.getStats(assetId)?.sessionDate ?? today;
+      const sessionDate = engine.getStats(assetId)?.sessionDate || today;
       const cutoff = cutoffOf(asset);
       const unsettled = trades.filter((trade) => trade.assetId === assetId && (cutoff === null || trade.txDate > cutoff));
       const current = unsettled.filter((trade) => trade.txDate >= sessionDate);
@@ -176,6 +180,7 @@ export class EngineFunds {
       this.options.store.reference.markets(),
     ]);
     const currency = markets[0]?.currency ?? 'RON';
+    this.managed = new Set([...withWarranties, ...restrictions.map((row) => row.clientCode)]);
     const wanted = new Set(clientCodes);
     const setupOf = new Map(setups.map((setup) => [setup.clientCode, setup]));
     for (const client of clients) {
@@ -234,15 +239,15 @@ export class EngineFunds {
   onEvents = (events: readonly EngineEvent[]): void => {
     for (const event of events) {
       if (event.type !== 'trade') continue;
-      this.pendingClients.add(event.buyer);
-      this.pendingClients.add(event.seller);
+      for (const clientCode of [event.buyer, event.seller]) if (this.managed === null || this.managed.has(clientCode)) this.pendingClients.add(clientCode);
     }
     if (this.pendingClients.size === 0 || this.tradeTimer) return;
     this.tradeTimer = setTimeout(() => {
       this.tradeTimer = null;
       const clients = [...this.pendingClients];
       this.pendingClients = new Set();
-      void this.refresh(clients).catch(() => {});
+      const written = this.options.readModelsSettled?.().catch(() => {}) ?? Promise.resolve();
+      void written.then(() => this.refresh(clients)).catch(() => {});
     }, this.options.tradeDebounceMs ?? 250);
   };
 

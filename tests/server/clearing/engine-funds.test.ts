@@ -16,7 +16,7 @@ describe.each(testDatabases)('engine funds from clearing on $name', (database) =
   let keySeq = 0;
   const order = (price: number, qty: number) =>
     t.post('/orders', { idempotencyKey: `funds-${database.name}-${++keySeq}`, assetId: ASSET, way: 'bid', price, qty, validityType: 'GTC', clientCode: CLIENT }, broker2);
-  const sql = (text: string, params: unknown[] = []) => t.server.store.db.query(text, params);
+  const sql = <Row = Record<string, unknown>>(text: string, params: unknown[] = []) => t.server.store.db.query<Row>(text, params);
   const report = async () => financialReportSchema.parse((await t.get(`/clearing/financial-report?clientCode=${CLIENT}`, broker2)).body.items[0]);
 
   beforeAll(async () => {
@@ -93,5 +93,18 @@ describe.each(testDatabases)('engine funds from clearing on $name', (database) =
     expect(t.server.sequencer.engine.getClientFinancials(CLIENT)?.funds).toBe(500_000 - 225_000);
     expect((await report()).withUnpaid).toEqual({ currentMarginRequirement: 487_655, creditLimit: 12_345, marginCall: 0 });
     expect((await order(40, 10)).status).toBe(201);
+  });
+
+  it('marks a new trade to the settlement price: its loss lowers the funds once the trade is seen', async () => {
+    const broker1 = await t.login('broker1');
+    // RO-HIDRO sells 1.0 MWh into RO-TERMO's bid at 175.10; the mark is 150.00: RO-TERMO loses 25.10.
+    const sold = await t.post('/orders', { idempotencyKey: `funds-${database.name}-sell`, assetId: ASSET, way: 'ask', price: 17_510, qty: 10, validityType: 'GTC', clientCode: 'RO-HIDRO' }, broker1);
+    expect(sold.status).toBe(201);
+    await expect.poll(() => t.server.sequencer.engine.getClientFinancials(CLIENT)?.funds, { timeout: 5_000 }).toBe(500_000 - 225_000 - 2_510);
+    await t.server.clearing.engineFunds.settled();
+    const figures = await report();
+    expect(figures.variationMargin).toEqual({ orderPart: 0, transactionPart: 2_510, unlocked: 0, total: 2_510 });
+    // The engine now holds the trade's margin (15 % of 175.10) instead of the order's part that traded.
+    expect(figures.initialMargin.transactionPart).toBe(225_000 + 2_627);
   });
 });
