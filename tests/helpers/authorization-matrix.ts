@@ -88,6 +88,8 @@ function foreignItems(p: Principal, items: unknown, field = 'clientCode'): strin
   return foreign.length > 0 ? `${foreign.length} item(s) of clients ${[...new Set(foreign.map((item) => (item as Record<string, string>)[field]))].join(',')}` : null;
 }
 
+let matrixWarrantySeq = 0;
+
 export const routeCases: RouteCase[] = [
   { route: 'GET /health', request: () => ({ method: 'GET', path: '/health' }), expect: () => ({ status: 200 }) },
   // Public: the token is ignored, the answer is the same for everyone.
@@ -285,6 +287,60 @@ export const routeCases: RouteCase[] = [
     route: 'POST /chat/read',
     request: () => ({ method: 'POST', path: '/chat/read', body: { with: 'USER_OF_broker2' } }),
     expect: signedIn((p) => ({ status: p.name === OWNER ? [404, 422] : [200, 404, 422] })),
+  },
+  // Clearing, collateral side: someone else's client answers 404, as an unknown one does.
+  {
+    route: 'GET /clearing/warranties',
+    request: () => ({ method: 'GET', path: '/clearing/warranties' }),
+    expect: signedIn((p) => ({ status: 200, leak: (body) => foreignItems(p, (body as { items: unknown }).items) })),
+  },
+  {
+    route: 'POST /admin/clearing/warranties',
+    request: () => ({
+      method: 'POST',
+      path: '/admin/clearing/warranties',
+      body: { clientCode: OWNER_CLIENT, warrantyNumber: `MATRIX-${++matrixWarrantySeq}`, warrantyName: 'Matrix', kind: 'cash_deposit', depositDate: '2026-01-01', validityDate: '2026-02-01', value: 1, currency: 'RON' },
+    }),
+    expect: signedIn((p) => (isAdmin(p) ? { status: 201 } : { status: 403, code: 'FORBIDDEN' })),
+  },
+  {
+    route: 'PUT /admin/clearing/warranties/:id',
+    request: () => ({
+      method: 'PUT',
+      path: '/admin/clearing/warranties/W-MATRIX-NONE',
+      body: { clientCode: OWNER_CLIENT, warrantyNumber: 'MATRIX-X', warrantyName: 'Matrix', kind: 'cash_deposit', depositDate: '2026-01-01', validityDate: '2026-02-01', value: 1, currency: 'RON' },
+    }),
+    expect: signedIn((p) => (isAdmin(p) ? { status: 404, code: 'CLEARING_WARRANTY_NOT_FOUND' } : { status: 403, code: 'FORBIDDEN' })),
+  },
+  {
+    route: 'POST /admin/clearing/warranties/:id/release',
+    request: () => ({ method: 'POST', path: '/admin/clearing/warranties/W-MATRIX-NONE/release', body: {} }),
+    expect: signedIn((p) => (isAdmin(p) ? { status: 404, code: 'CLEARING_WARRANTY_NOT_FOUND' } : { status: 403, code: 'FORBIDDEN' })),
+  },
+  {
+    route: 'GET /clearing/financial-report',
+    request: () => ({ method: 'GET', path: `/clearing/financial-report?clientCode=${OWNER_CLIENT}` }),
+    expect: signedIn((p) => (seesClient(p, OWNER_CLIENT) ? { status: 200 } : { status: 404, code: 'CLEARING_CLIENT_NOT_FOUND' })),
+  },
+  {
+    route: 'GET /clearing/financial-info',
+    request: () => ({ method: 'GET', path: `/clearing/financial-info?clientCode=${OWNER_CLIENT}` }),
+    expect: signedIn((p) => (seesClient(p, OWNER_CLIENT) ? { status: 200 } : { status: 404, code: 'CLEARING_CLIENT_NOT_FOUND' })),
+  },
+  {
+    route: 'PUT /admin/clearing/financial-info/:clientCode',
+    request: () => ({ method: 'PUT', path: `/admin/clearing/financial-info/${OWNER_CLIENT}`, body: { imbalance: [], tradeableQuantity: [] } }),
+    expect: signedIn((p) => (isAdmin(p) ? { status: 200 } : { status: 403, code: 'FORBIDDEN' })),
+  },
+  {
+    route: 'GET /clearing/nominations',
+    request: () => ({ method: 'GET', path: '/clearing/nominations' }),
+    expect: signedIn((p) => ({ status: 200, leak: (body) => foreignItems(p, (body as { items: unknown }).items) })),
+  },
+  {
+    route: 'PUT /clearing/nominations/:id',
+    request: () => ({ method: 'PUT', path: '/clearing/nominations/N-MATRIX-NONE', body: { nominatedQty: 1 } }),
+    expect: signedIn(() => ({ status: 404, code: 'CLEARING_NOMINATION_NOT_FOUND' })),
   },
 ];
 

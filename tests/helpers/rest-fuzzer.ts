@@ -14,6 +14,7 @@ import {
   sessionPhases,
 } from '../../protocol/index.ts';
 import { chatMessagesQuerySchema, chatReadSchema } from '../../protocol/chat.ts';
+import { clearingListQuerySchema, financialRestrictionsInputSchema, nominationUpdateSchema, warrantyInputSchema } from '../../protocol/clearing.ts';
 import { orderHistoryQuerySchema } from '../../protocol/order-history.ts';
 import { workspaceInputSchema } from '../../protocol/workspaces.ts';
 import { API_PREFIX, routeTableOf, type RouteEntry } from '../../server/http/app.ts';
@@ -77,6 +78,15 @@ export const routeSchemas: Record<string, RouteSchemas> = {
   'GET /chat/conversations': {},
   'GET /chat/messages': { query: chatMessagesQuerySchema },
   'POST /chat/read': { body: chatReadSchema },
+  'GET /clearing/warranties': { query: clearingListQuerySchema },
+  'POST /admin/clearing/warranties': { body: warrantyInputSchema },
+  'PUT /admin/clearing/warranties/:id': { params: z.strictObject({ id }), body: warrantyInputSchema },
+  'POST /admin/clearing/warranties/:id/release': { params: z.strictObject({ id }) },
+  'GET /clearing/financial-report': { query: clearingListQuerySchema },
+  'GET /clearing/financial-info': { query: clearingListQuerySchema },
+  'PUT /admin/clearing/financial-info/:clientCode': { params: z.strictObject({ clientCode: id }), body: financialRestrictionsInputSchema },
+  'GET /clearing/nominations': { query: clearingListQuerySchema },
+  'PUT /clearing/nominations/:id': { params: z.strictObject({ id }), body: nominationUpdateSchema },
 };
 
 /** Real ids of the demo exchange, so generated requests also reach past the "unknown id" checks. */
