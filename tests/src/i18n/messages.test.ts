@@ -193,7 +193,8 @@ describe('status labels', () => {
 describe('message keys used in src/', () => {
   const dynamicPrefixes = ['error.', ...Object.values(enumLabelGroups).map((group) => group.prefix)];
   /** Keys for screens not written yet (order form, password change); they still must be translated. */
-  const reservedForUpcomingScreens = new Set<string>([]);
+  // The clearing notifications' keys come from the server (server/clearing/clearing-notifier.ts); describe.ts shows any key it finds.
+  const reservedForUpcomingScreens = new Set<string>(['notifications.warrantyExpiring', 'notifications.marginCall']);
 
   it('every literal message id in src/ exists', () => {
     const missing: string[] = [];
