@@ -367,14 +367,25 @@ export class CollateralRepository {
     return rows[0] ? toNomination(rows[0]) : null;
   }
 
-  /** Inserts nominations; a row already there (same transaction, client and day) is kept as it is. Returns how many were new. */
+  /** Inserts nominations in batches; a row already there (same transaction, client and day) is kept as it is. Returns how many were new. */
   async insertNominations(rows: readonly NominationRecord[]): Promise<number> {
     let inserted = 0;
-    for (const row of rows) {
+    for (let start = 0; start < rows.length; start += 500) {
+      const batch = rows.slice(start, start + 500);
       const result = await this.db.query<{ id: string }>(
         `insert into nominations (id, transaction_id, client_code, asset_id, way, delivery_day, contracted_qty, nominated_qty, deadline, updated_at, updated_by)
-         values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) on conflict (transaction_id, client_code, delivery_day) do nothing returning id`,
-        [row.id, row.transactionId, row.clientCode, row.assetId, row.way, row.deliveryDay, row.contractedQty, row.nominatedQty, row.deadline, row.updatedAt, row.updatedBy],
+         select r.id, r.transaction_id, r.client_code, r.asset_id, r.way, r.delivery_day, r.contracted_qty, r.nominated_qty, r.deadline, r.updated_at, r.updated_by
+         from jsonb_to_recordset($1::jsonb) as r(id text, transaction_id text, client_code text, asset_id text, way text, delivery_day text,
+           contracted_qty bigint, nominated_qty bigint, deadline timestamptz, updated_at timestamptz, updated_by text)
+         on conflict (transaction_id, client_code, delivery_day) do nothing returning id`,
+        [
+          JSON.stringify(
+            batch.map((row) => ({
+              id: row.id, transaction_id: row.transactionId, client_code: row.clientCode, asset_id: row.assetId, way: row.way, delivery_day: row.deliveryDay,
+              contracted_qty: row.contractedQty, nominated_qty: row.nominatedQty, deadline: row.deadline, updated_at: row.updatedAt, updated_by: row.updatedBy,
+            })),
+          ),
+        ],
       );
       inserted += result.length;
     }

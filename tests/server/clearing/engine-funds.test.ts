@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { financialReportSchema } from '../../../protocol/index.ts';
 import { orderMargin, orderValue } from '../../../protocol/margin.ts';
 import { testDatabases } from '../../helpers/test-databases.ts';
@@ -84,8 +87,11 @@ describe.each(testDatabases)('engine funds from clearing on $name', (database) =
   it('turns a new unpaid amount into a margin call, and its payment releases it', async () => {
     await sql(`insert into payment_obligations (id, settlement_run_id, client_code, market_id, session_date, kind, direction, amount, currency, due_date, status)
                values ('O-2', 'R-1', $1, 'GAS-FWD', '2026-11-21', 'fees', 'pay', 10000, 'RON', '2026-11-23', 'unpaid')`, [CLIENT]);
+    const alert = vi.spyOn(t.server.clearing.notifier, 'alert');
     await t.server.clearing.refresh([CLIENT]);
     expect(t.server.sequencer.engine.getClientFinancials(CLIENT)?.funds).toBe(500_000 - 225_000 - 22_345);
+    expect(alert).toHaveBeenCalledWith('marginCall', CLIENT, { amount: '100.00', currency: 'RON' }, expect.any(String));
+    alert.mockRestore();
     expect((await report()).withUnpaid).toEqual({ currentMarginRequirement: 510_000, creditLimit: 0, marginCall: 10_000 });
 
     await sql(`update payment_obligations set status = 'paid', settled_at = now(), settled_by = 'U-001' where client_code = $1`, [CLIENT]);
@@ -106,5 +112,34 @@ describe.each(testDatabases)('engine funds from clearing on $name', (database) =
     expect(figures.variationMargin).toEqual({ orderPart: 0, transactionPart: 2_510, unlocked: 0, total: 2_510 });
     // The engine now holds the trade's margin (15 % of 175.10) instead of the order's part that traded.
     expect(figures.initialMargin.transactionPart).toBe(225_000 + 2_627);
+  });
+});
+
+describe('engine funds across a restart', () => {
+  it('come back from the journal and are sent again over the trading setup at start', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'collateral-restart-'));
+    try {
+      let t = await startTestServer({ tickIntervalMs: 0, dataDir });
+      const admin = await t.login('admin');
+      const created = await t.post('/admin/clearing/warranties', {
+        clientCode: 'RO-GAZEST', warrantyNumber: 'RESTART-1', warrantyName: 'Depozit', kind: 'cash_deposit', depositDate: '2026-11-01', validityDate: '2027-11-01', value: 123_456, currency: 'RON',
+      }, admin);
+      expect(created.status).toBe(201);
+      const funds = 30_000_000_000 + 123_456;
+      expect(t.server.sequencer.engine.getClientFinancials('RO-GAZEST')?.funds).toBe(funds);
+      const clock = t.clock.now();
+      await t.server.close();
+
+      t = await startTestServer({ tickIntervalMs: 0, dataDir }, clock);
+      try {
+        expect(t.server.sequencer.engine.getClientFinancials('RO-GAZEST')?.funds).toBe(funds);
+        const rows = await t.server.store.db.query<{ funds: string }>("select funds from clearing_engine_funds where client_code = 'RO-GAZEST'");
+        expect(Number(rows[0]?.funds)).toBe(funds);
+      } finally {
+        await t.server.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
