@@ -84,8 +84,9 @@ export class EngineFunds {
   async figures(clientCode: string): Promise<MarginFigures> {
     const repo = this.options.repository;
     const today = this.today();
-    const [clearingLimit, carried, marks, unpaidAmount, termsList, assets, settledThrough] = await Promise.all([
+    const [warrantyLimit, managed, carried, marks, unpaidAmount, termsList, assets, settledThrough] = await Promise.all([
       repo.clearingLimit(clientCode, today),
+      repo.clientsWithWarranties().then((clients) => clients.has(clientCode)),
       repo.carriedPositions(clientCode, today),
       repo.markPrices(today),
       repo.unpaidAmount(clientCode),
@@ -145,6 +146,8 @@ export class EngineFunds {
       }
     }
     const financials = engine.getClientFinancials(clientCode);
+    // A client with no warranty on record still trades on its trading-setup funds: they are its limit.
+    const clearingLimit = managed ? warrantyLimit : Math.max(0, financials?.funds ?? 0);
     return computeMargins({
       clearingLimit,
       engine: {

@@ -139,6 +139,12 @@ describe('financial report', () => {
     expect(indus).toMatchObject({ clientName: 'Industria Metal SA', currency: 'RON', clearingLimit: 20_000_000_000, unpaidAmount: 0, engineFunds: 20_000_000_000 });
     expect(indus.withUnpaid).toEqual({ currentMarginRequirement: 0, creditLimit: 20_000_000_000, marginCall: 0 });
   });
+
+  it('takes the trading-setup funds as the limit of a client with no warranty on record', async () => {
+    const report = (await t.get('/clearing/financial-report?clientCode=SIM-NORD-1', admin)).body.items[0];
+    expect(report).toMatchObject({ clearingLimit: 90_000_000_000, engineFunds: 90_000_000_000 });
+    expect(report.withUnpaid.marginCall).toBe(0);
+  });
 });
 
 describe('financial info', () => {
