@@ -101,6 +101,14 @@ describe.each(testDatabases)('engine funds from clearing on $name', (database) =
     expect((await order(40, 10)).status).toBe(201);
   });
 
+  it('journals nothing when a refresh finds the same figures', async () => {
+    await t.server.clearing.engineFunds.settled();
+    const before = t.server.sequencer.lastJournalSeq;
+    await t.server.clearing.refresh([CLIENT, 'RO-HIDRO', 'SIM-NORD-1']);
+    await t.server.clearing.refresh([CLIENT]);
+    expect(t.server.sequencer.lastJournalSeq).toBe(before);
+  });
+
   it('marks a new trade to the settlement price: its loss lowers the funds once the trade is seen', async () => {
     const broker1 = await t.login('broker1');
     // RO-HIDRO sells 1.0 MWh into RO-TERMO's bid at 175.10; the mark is 150.00: RO-TERMO loses 25.10.
