@@ -105,7 +105,9 @@ export class EngineFunds {
     };
     const cutoffs = assets.map(cutoffOf);
     const oldest = cutoffs.includes(null) ? null : (cutoffs as string[]).reduce((a, b) => (a < b ? a : b), '9999-12-31');
-    const trades = await repo.clientTrades(clientCode, oldest);
+    const forwards = termsList.filter((terms) => terms.deliveryStart !== null).map((terms) => terms.assetId);
+    // A spot position of a session before yesterday is delivered: its trades no longer count.
+    const trades = await repo.clientTrades(clientCode, oldest, forwards, addDays(today, -1));
     const engine = this.options.sequencer.engine;
 
     const assetIds = new Set([...carried.map((position) => position.assetId), ...trades.map((trade) => trade.assetId)]);

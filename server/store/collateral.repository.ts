@@ -307,12 +307,17 @@ export class CollateralRepository {
     return new Map(rows.map((row) => [row.asset_id, Number(row.price)]));
   }
 
-  /** The client's trades of session dates after `afterDate` (null: every session), both sides. */
-  async clientTrades(clientCode: string, afterDate: string | null): Promise<ClientTrade[]> {
+  /**
+   * The client's trades of session dates after `afterDate` (null: every session), both sides; of
+   * assets other than `forwardAssetIds` only those of `spotFrom` on (older spot trades are delivered).
+   */
+  async clientTrades(clientCode: string, afterDate: string | null, forwardAssetIds: readonly string[], spotFrom: string): Promise<ClientTrade[]> {
     const rows = await this.db.query<{ transaction_id: string | number; asset_id: string; buyer: string; seller: string; price: string | number; qty: string | number; tx_date: string }>(
       `select transaction_id, asset_id, buyer, seller, (data->>'price')::bigint as price, (data->>'qty')::bigint as qty, data->>'txDate' as tx_date
-       from transactions where (buyer = $1 or seller = $1) and ($2::text is null or data->>'txDate' > $2) order by transaction_id`,
-      [clientCode, afterDate],
+       from transactions where (buyer = $1 or seller = $1) and ($2::text is null or data->>'txDate' > $2)
+         and (data->>'txDate' >= $4 or asset_id in (select jsonb_array_elements_text($3::jsonb)))
+       order by transaction_id`,
+      [clientCode, afterDate, JSON.stringify(forwardAssetIds), spotFrom],
     );
     const out: ClientTrade[] = [];
     for (const row of rows) {
