@@ -14,6 +14,9 @@ import { chatRoutes } from './http/chat.routes.ts';
 import { startCollateralClearing, type CollateralClearing } from './clearing/collateral-module.ts';
 import { collateralRoutes } from './http/collateral.routes.ts';
 import { loadDemoCollateral } from './demo/demo-collateral.ts';
+import { settlementRoutes } from './http/settlement.routes.ts';
+import { SettlementService } from './clearing/settlement-service.ts';
+import { loadDemoSettlementIfEmpty } from './demo/demo-settlement.ts';
 import type { StompGateway } from './gateway/stomp-gateway.ts';
 import { accountRoutes } from './http/account.routes.ts';
 import { API_PREFIX, createHttpApp } from './http/app.ts';
@@ -66,6 +69,8 @@ export interface ExchangeServerOptions {
   chat?: Pick<ChatServiceOptions, 'rateLimits' | 'presenceGraceMs'>;
   /** The journal's disk operations (fault tests make them fail). */
   journalIo?: JournalIo;
+  /** Gives a database without settlement history the demo's (server/demo/demo-settlement.ts); `npm start` sets it. */
+  demoSettlement?: boolean;
 }
 
 export interface ExchangeServer {
@@ -81,6 +86,7 @@ export interface ExchangeServer {
   trading: TradingService;
   /** The collateral side of clearing: `refresh` and `notify` for the settlement side. */
   clearing: CollateralClearing;
+  settlement: SettlementService;
   close(): Promise<void>;
 }
 
@@ -97,6 +103,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     const store = await openStore({ dataDir: options.databaseUrl ? undefined : options.dataDir, databaseUrl: options.databaseUrl });
     cleanups.push(() => store.close());
     if (await loadDemoExchangeIfEmpty(store, new Date(now()))) await loadDemoCollateral(store, new Date(now()));
+    if (options.demoSettlement) await loadDemoSettlementIfEmpty(store, new Date(now()));
 
     const tokens = new TokenService(await loadOrCreateSecret(store.db, 'jwt-signing-key'), now, options.tokenTtlSeconds);
     const auth = new AuthService({ store, tokens, now, limiter: new LoginLimiter(options.loginLimits) });
@@ -192,6 +199,19 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     await app.register(accountRoutes({ auth, store, sequencer, projector, assets }), { prefix: API_PREFIX });
     await app.register(chatRoutes({ auth, chat }), { prefix: API_PREFIX });
     await app.register(collateralRoutes({ auth, store, clearing, now }), { prefix: API_PREFIX });
+    const settlement = new SettlementService({
+      store,
+      sequencer,
+      flushed: () => projector.flushed(5_000),
+      now,
+      notify: (change) => clearing.notify(change),
+    });
+    await settlement.start();
+    cleanups.push(async () => {
+      settlement.stop();
+      await settlement.idle();
+    });
+    await app.register(settlementRoutes({ auth, store, settlement, now }), { prefix: API_PREFIX });
     sequencer.onEvents((events, entry, _result, seq) => {
       marketData.onEvents(events, seq);
       notifications.onEvents(events, 'actor' in entry.command ? entry.command.actor : undefined);
@@ -221,6 +241,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       projector,
       trading,
       clearing,
+      settlement,
       async close() {
         // Writes what it can; a database that is away is not waited for (the restart re-projects from the watermark).
         await projector.settled().catch(() => {});

@@ -19,6 +19,7 @@ try {
     tokenTtlSeconds: config.tokenTtlSeconds,
     maxConnectionsPerAddress: config.maxConnectionsPerAddress,
     maxSessionsPerUser: config.maxSessionsPerUser,
+    demoSettlement: true,
   });
 } catch (error) {
   // An expected refusal is a message, not a stack trace.

@@ -55,6 +55,9 @@ export interface SettlementInput {
 export type ObligationRow = Omit<PaymentObligation, 'clientName' | 'settledAt' | 'settledBy' | 'status'>;
 export type CommissionRow = Omit<BankCommission, 'name' | 'fiscalCode'> & { settlementRunId: string };
 
+/** A batch row as stored: with the transaction's parties, so each sees its own. */
+export type BatchRow = BatchTransaction & { buyer: string; seller: string };
+
 export interface SettlementResult {
   sessionDate: string;
   /** The run's instant: createdAt and reportedAt of what it writes. */
@@ -62,7 +65,7 @@ export interface SettlementResult {
   notes: DailySettlementNote[];
   obligations: ObligationRow[];
   commissions: CommissionRow[];
-  batches: BatchTransaction[];
+  batches: BatchRow[];
   positions: Array<{ clientCode: string; assetId: string; qty: number }>;
   reports: Array<{ reportId: string; clientCode: string; title: string }>;
   clients: number;
@@ -133,7 +136,7 @@ export function computeSettlement(input: SettlementInput): SettlementResult {
   }
 
   const obligations: ObligationRow[] = [];
-  const batches: BatchTransaction[] = [];
+  const batches: BatchRow[] = [];
   const obligation = (clientCode: string, kind: ObligationRow['kind'], transactionId: string | null, direction: ObligationRow['direction'], amount: bigint, id: string): void => {
     if (amount === 0n) return;
     obligations.push({
@@ -187,6 +190,8 @@ export function computeSettlement(input: SettlementInput): SettlementResult {
       pieces,
       piecesCnt,
       quantityDecimals: asset.quantityDecimals,
+      buyer: trade.buyer,
+      seller: trade.seller,
     });
   }
 

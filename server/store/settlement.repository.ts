@@ -364,18 +364,22 @@ export class SettlementRepository {
       step('commissions');
       if (result.batches.length > 0) {
         await tx.query(
-          `insert into clearing_batches (id, transaction_id, settlement_run_id, reported_at, single_piece_amount, asset_id, pieces, pieces_cnt)
-           select b->>'batchId', b->>'transactionId', $2, (b->>'reportedAt')::timestamptz, (b->>'singlePieceAmount')::bigint, b->>'assetId', (b->>'pieces')::bigint, (b->>'piecesCnt')::integer
+          `insert into clearing_batches (id, transaction_id, settlement_run_id, reported_at, single_piece_amount, asset_id, pieces, pieces_cnt, buyer, seller)
+           select b->>'batchId', b->>'transactionId', $2, (b->>'reportedAt')::timestamptz, (b->>'singlePieceAmount')::bigint, b->>'assetId', (b->>'pieces')::bigint, (b->>'piecesCnt')::integer,
+                  b->>'buyer', b->>'seller'
              from jsonb_array_elements($1::jsonb) as b`,
           [JSON.stringify(result.batches), run.id],
         );
       }
       step('batches');
       for (const report of result.reports) {
-        // One report per client and day across markets: the first market's run makes it.
-        await tx.query('insert into transaction_reports (id, client_code, session_date, title, created_at) values ($1,$2,$3,$4,$5) on conflict do nothing', [
-          report.reportId, report.clientCode, result.sessionDate, report.title, result.createdAt,
-        ]);
+        // One report per client and day across markets: the first market's run makes it, each run refreshes the transactions it keeps.
+        await tx.query(
+          `insert into transaction_reports (id, client_code, session_date, title, created_at, transactions)
+           select $1, $2, $3, $4, $5, coalesce((select jsonb_agg(data order by transaction_id) from transactions where (buyer = $2 or seller = $2) and data->>'txDate' = $3), '[]'::jsonb)
+           on conflict (client_code, session_date) do update set transactions = excluded.transactions`,
+          [report.reportId, report.clientCode, result.sessionDate, report.title, result.createdAt],
+        );
       }
       step('reports');
       await tx.query(`update settlement_runs set status = 'completed', completed_at = $2, clients = $3, result_hash = $4 where id = $1`, [run.id, run.at, result.clients, result.resultHash]);
@@ -474,12 +478,11 @@ export class SettlementRepository {
   async listBatches(filter: SettlementListFilter): Promise<BatchTransaction[]> {
     const rows = await this.db.query<{ id: string; transaction_id: string; reported_at: unknown; single_piece_amount: Numeric; asset_id: string; asset_name: string; spec: { quantityDecimals: number }; pieces: Numeric; pieces_cnt: number }>(
       `select b.*, a.name as asset_name, a.spec from clearing_batches b join assets a on a.id = b.asset_id
-         left join transactions t on t.transaction_id = b.transaction_id::bigint
-        where ($1::text[] is null or t.buyer = any($1::text[]) or t.seller = any($1::text[]))
-          and ($2::text is null or t.buyer = $2 or t.seller = $2)
+        where ($1::text[] is null or b.buyer = any($1::text[]) or b.seller = any($1::text[]))
+          and ($2::text is null or b.buyer = $2 or b.seller = $2)
           and ($3::text is null or a.market_id = $3) and ($4::text is null or b.asset_id = $4)
           and ($5::text is null or b.reported_at >= $5::date) and ($6::text is null or b.reported_at < $6::date + 1)
-        order by b.reported_at desc, b.id, b.transaction_id::bigint`,
+        order by b.reported_at desc, b.id, length(b.transaction_id), b.transaction_id`,
       [filter.clientCodes, filter.clientCode ?? null, filter.marketId ?? null, filter.assetId ?? null, filter.from ?? null, filter.to ?? null],
     );
     return rows.map((row) => ({
@@ -556,7 +559,7 @@ export class SettlementRepository {
 
   async listTransactionReports(filter: SettlementListFilter): Promise<TransactionReport[]> {
     const rows = await this.db.query<{ id: string; client_code: string; name: string | null; title: string; session_date: string; created_at: unknown }>(
-      `select r.*, c.name from transaction_reports r left join clients c on c.code = r.client_code
+      `select r.id, r.client_code, r.title, r.session_date, r.created_at, c.name from transaction_reports r left join clients c on c.code = r.client_code
         where ($1::text[] is null or r.client_code = any($1::text[])) and ($2::text is null or r.client_code = $2)
           and ($3::text is null or r.session_date >= $3) and ($4::text is null or r.session_date <= $4)
         order by r.session_date desc, r.client_code`,
@@ -567,19 +570,15 @@ export class SettlementRepository {
 
   /** One transaction report with the client's transactions of that session date (every market), for its PDF. */
   async transactionReport(reportId: string): Promise<{ report: TransactionReport; transactions: Transaction[] } | null> {
-    const rows = await this.db.query<{ id: string; client_code: string; name: string | null; title: string; session_date: string; created_at: unknown }>(
+    const rows = await this.db.query<{ id: string; client_code: string; name: string | null; title: string; session_date: string; created_at: unknown; transactions: Transaction[] }>(
       'select r.*, c.name from transaction_reports r left join clients c on c.code = r.client_code where r.id = $1',
       [reportId],
     );
     const row = rows[0];
     if (!row) return null;
-    const transactions = await this.db.query<{ data: Transaction }>(
-      `select data from transactions where (buyer = $1 or seller = $1) and data->>'txDate' = $2 order by transaction_id`,
-      [row.client_code, row.session_date],
-    );
     return {
       report: { reportId: row.id, clientCode: row.client_code, client: row.name ?? row.client_code, report: row.title, sessionDate: row.session_date, createdAt: iso(row.created_at) },
-      transactions: transactions.map((transaction) => transaction.data),
+      transactions: row.transactions,
     };
   }
 
