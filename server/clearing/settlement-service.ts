@@ -72,6 +72,30 @@ export class SettlementService {
       if (engine.getStats(assetId) && engine.getStats(assetId)?.settlementPrice !== price) await this.options.sequencer.submit({ type: 'setSettlementPrice', assetId, price });
     }
     for (const run of await this.settlement.runsInState('running')) this.enqueue(() => this.runAndNotify(run.marketId, run.sessionDate).then(() => {}));
+    await this.catchUpCloses();
+  }
+
+  /**
+   * A close the journal holds but whose work a crash lost (the replay does not reach listeners): the
+   * prices and the run are made now. The close's instant is not known any more, so the window ends at
+   * the session's last trade, and the book's top is today's (the day orders are gone).
+   */
+  private async catchUpCloses(): Promise<void> {
+    const engine = this.options.sequencer.engine;
+    const assets = await this.options.store.reference.assets();
+    for (const market of await this.options.store.reference.markets()) {
+      const phase = engine.getMarketPhase(market.id);
+      if (!phase || phase.phase !== 'closed' || phase.sessionDate === '') continue;
+      if ((await this.settlement.run(market.id, phase.sessionDate))?.status === 'completed') continue;
+      const marketAssets = assets.filter((asset) => asset.marketId === market.id).map((asset) => asset.id);
+      const closedAt = (await this.settlement.lastTradeAt(marketAssets, phase.sessionDate)) ?? this.options.now();
+      const captures = new Map<string, CloseCapture>();
+      for (const assetId of marketAssets) {
+        const book = engine.getBook(assetId, 1);
+        captures.set(assetId, { bestBid: book?.bids[0]?.price ?? null, bestAsk: book?.asks[0]?.price ?? null });
+      }
+      this.enqueue(() => this.afterClose({ marketId: market.id, sessionDate: phase.sessionDate, closedAt, captures }));
+    }
   }
 
   stop(): void {

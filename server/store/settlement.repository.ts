@@ -397,6 +397,12 @@ export class SettlementRepository {
     return rows.filter((row) => Number(row.qty) !== 0).map((row) => ({ clientCode: row.client_code, assetId: row.asset_id, qty: Number(row.qty) }));
   }
 
+  /** When the last trade of these assets' session happened (epoch ms), or null. */
+  async lastTradeAt(assetIds: readonly string[], sessionDate: string): Promise<number | null> {
+    const rows = await this.db.query<{ at: unknown }>(`select max(ts) as at from transactions where asset_id = any($1::text[]) and data->>'txDate' = $2`, [assetIds, sessionDate]);
+    return rows[0]?.at ? new Date(rows[0].at as string).getTime() : null;
+  }
+
   /** The session's transactions of these assets. */
   async sessionTrades(assetIds: readonly string[], sessionDate: string): Promise<Transaction[]> {
     const rows = await this.db.query<{ data: Transaction }>(
