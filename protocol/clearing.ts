@@ -212,6 +212,9 @@ export const obligationSettleSchema = z.strictObject({
   reference: z.string().trim().min(1).max(100),
 });
 
+/** GET /clearing/obligations: the list query, narrowed by status too. */
+export const obligationListQuerySchema = clearingListQuerySchema.extend({ status: z.enum(obligationStatuses).optional() });
+
 /** SPEC §3 Unpaid transaction: an unpaid pay obligation, aged. */
 export const unpaidTransactionSchema = z.strictObject({
   obligationId: id,

@@ -5,8 +5,10 @@ import { SettlementRepository } from '../store/settlement.repository.ts';
 import type { Store } from '../store/store.ts';
 import { bucharestDate } from '../trading/time.ts';
 
-/** Market kinds whose assets carry positions (forwards). */
-const FORWARD_KINDS = new Set(['forward', 'ccp']);
+/** Market kinds whose assets carry positions (forwards); the PMC's weekly products are delivered over a later week. */
+const FORWARD_KINDS = new Set(['forward', 'ccp', 'pmc']);
+/** The demo's weekly PMC products expire on the last day of history, so the final settlement prices show a row. */
+const EXPIRING_IN_HISTORY = new Set(['PMC-BASE-W49']);
 /** Session days of history the demo gets, before today. */
 const HISTORY_DAYS = 6;
 /** Obligations of the latest this many days stay unpaid; older ones are paid or cashed. */
@@ -28,6 +30,7 @@ const DEMO_TRADING: Array<{ assetId: string; base: number; pairs: Array<[string,
   { assetId: 'GFWD-M-2027-01', base: 16_500, pairs: [['RO-GAZEST', 'RO-INDUS'], ['RO-TERMO', 'RO-HIDRO']] },
   { assetId: 'ESPOT-DA-BASE', base: 35_000, pairs: [['RO-TERMO', 'RO-HIDRO'], ['RO-GAZEST', 'RO-INDUS']] },
   { assetId: 'GSPOT-DA', base: 15_200, pairs: [['RO-INDUS', 'RO-HIDRO'], ['RO-HIDRO', 'RO-GAZEST']] },
+  { assetId: 'PMC-BASE-W49', base: 42_500, pairs: [['RO-HIDRO', 'RO-INDUS'], ['RO-TERMO', 'RO-GAZEST']] },
 ];
 
 /** The `count` business days before `today`, oldest first. */
@@ -58,6 +61,7 @@ export async function loadDemoSettlementIfEmpty(store: Store, now: Date): Promis
   const markets = new Map((await store.reference.markets()).map((market) => [market.id, market]));
   const assets = await store.reference.assets();
   const existingTerms = await repository.clearingTerms();
+  const days = businessDaysBefore(bucharestDate(now.getTime()), HISTORY_DAYS);
   for (const asset of assets) {
     if (existingTerms.has(asset.id)) continue;
     const forward = FORWARD_KINDS.has(markets.get(asset.marketId)?.kind ?? '');
@@ -72,13 +76,12 @@ export async function loadDemoSettlementIfEmpty(store: Store, now: Date): Promis
       physical: true,
       deliveryStart: forward ? (asset.spec.deliveryStart ?? null) : null,
       deliveryEnd: forward ? (asset.spec.deliveryEnd ?? null) : null,
-      expiryDate: forward ? (asset.spec.tradingEnd ?? null) : null,
+      expiryDate: EXPIRING_IN_HISTORY.has(asset.id) ? days.at(-1)! : forward ? (asset.spec.tradingEnd ?? null) : null,
     });
   }
 
   const terms = await repository.clearingTerms();
   const clients = await repository.clientIdentities();
-  const days = businessDaysBefore(bucharestDate(now.getTime()), HISTORY_DAYS);
   const previousPrice = new Map<string, number>();
   const positions = new Map<string, Array<{ clientCode: string; assetId: string; qty: number }>>();
   let transactionId = DEMO_TRANSACTION_BASE;
@@ -110,6 +113,12 @@ export async function loadDemoSettlementIfEmpty(store: Store, now: Date): Promis
         previousPrice: previousPrice.get(asset.id) ?? null,
       };
       if (dsp.value !== null) previousPrice.set(asset.id, dsp.value);
+      if (dsp.value !== null && assetTerms?.expiryDate === sessionDate) {
+        await repository.saveFinalPrice({
+          finalSettlementPriceId: settlementId('FSP', asset.id), assetId: asset.id, sessionDate, finalSettlementPrice: dsp.value, dailySettlementPrice: dsp.value,
+          consultationPrice: null, priceFromLiquidation: null, computedAt: at,
+        });
+      }
       assetsByMarket.set(asset.marketId, [...(assetsByMarket.get(asset.marketId) ?? []), settlementAsset]);
       tradesByMarket.set(asset.marketId, [...(tradesByMarket.get(asset.marketId) ?? []), ...trades]);
       for (const trade of trades) snapshots.push({ clientCode: trade.buyer, trade }, { clientCode: trade.seller, trade });

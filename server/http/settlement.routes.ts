@@ -4,8 +4,8 @@ import {
   CLEARING_AMOUNT_DECIMALS,
   clearingListQuerySchema,
   clearingRoutes,
+  obligationListQuerySchema,
   obligationSettleSchema,
-  obligationStatuses,
   settlementPriceOverrideSchema,
   settlementRunRequestSchema,
   type ClearingListQuery,
@@ -28,7 +28,6 @@ export interface SettlementRoutesOptions {
   now: () => number;
 }
 
-const obligationsQuerySchema = clearingListQuerySchema.extend({ status: z.enum(obligationStatuses).optional() });
 const idParamsSchema = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 const monthParamsSchema = z.strictObject({ clientCode: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/) });
 
@@ -84,7 +83,7 @@ export function settlementRoutes({ auth, store, settlement, now }: SettlementRou
     });
     app.get(clearingRoutes.obligations, async (request) => {
       const user = await reader(request);
-      const query = parseWith(obligationsQuerySchema, request.query);
+      const query = parseWith(obligationListQuerySchema, request.query);
       const { status, ...rest } = query;
       return list(await repository.listObligations({ ...(await filterFor(user, rest)), status }));
     });

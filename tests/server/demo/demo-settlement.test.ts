@@ -22,6 +22,7 @@ describe('demo settlement history', () => {
 
   it('gives every settlement list rows for a demo broker', async () => {
     expect((await settlement.listDailyPrices(own)).length).toBeGreaterThan(0);
+    expect((await settlement.listFinalPrices(own)).map((row) => [row.assetId, row.sessionDate])).toEqual([['PMC-BASE-W49', '2026-11-26']]);
     expect((await settlement.listRuns(own)).every((run) => run.status === 'completed' && run.sessionDate < '2026-11-27')).toBe(true);
     expect((await settlement.listNotes(own)).length).toBeGreaterThan(0);
     expect((await settlement.listBankCommissions(own)).length).toBeGreaterThan(0);
