@@ -205,7 +205,7 @@ export class SettlementService {
       if (saved.price !== null && this.options.sequencer.engine.getStats(asset.id)?.settlementPrice !== saved.price) {
         await this.options.sequencer.submit({ type: 'setSettlementPrice', assetId: asset.id, price: saved.price });
       }
-      await this.saveFinalPriceIfExpiry(saved, terms.get(asset.id)?.expiryDate);
+      await this.saveFinalPriceIfExpiry(saved, terms.get(asset.id)?.expiryDate ?? null);
     }
     this.options.notify({ kind: 'settlement_price', clientCode: null, marketId: job.marketId, sessionDate: job.sessionDate, at: new Date(this.options.now()).toISOString() });
     if (this.options.settleOnClose ?? true) await this.runAndNotify(job.marketId, job.sessionDate);

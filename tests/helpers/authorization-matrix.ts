@@ -342,6 +342,53 @@ export const routeCases: RouteCase[] = [
     request: () => ({ method: 'PUT', path: '/clearing/nominations/N-MATRIX-NONE', body: { nominatedQty: 1 } }),
     expect: signedIn(() => ({ status: 404, code: 'CLEARING_NOMINATION_NOT_FOUND' })),
   },
+  // Settlement (issue 14): prices and runs are the markets'; the rest is the client's, someone else's client is not found.
+  ...['/clearing/daily-settlement-prices', '/clearing/final-settlement-prices', '/clearing/settlement-runs'].map((path): RouteCase => ({
+    route: `GET ${path}`,
+    request: () => ({ method: 'GET', path }),
+    expect: signedIn(() => ({ status: 200 })),
+  })),
+  ...(
+    [
+      ['/clearing/obligations', 'clientCode'],
+      ['/clearing/unpaid-transactions', 'clientCode'],
+      ['/clearing/bank-commissions', 'clientId'],
+      ['/clearing/batches', null],
+      ['/clearing/daily-notes', 'clientCode'],
+      ['/clearing/monthly-summaries', 'clientCode'],
+      ['/clearing/transaction-reports', 'clientCode'],
+    ] as const
+  ).map(([path, field]): RouteCase => ({
+    route: `GET ${path}`,
+    request: () => ({ method: 'GET', path: `${path}?clientCode=${OWNER_CLIENT}` }),
+    expect: signedIn((p) =>
+      seesClient(p, OWNER_CLIENT)
+        ? { status: 200, ...(field === null ? {} : { leak: (body: unknown) => foreignItems(p, (body as { items?: unknown }).items, field) }) }
+        : { status: 404, code: 'CLEARING_CLIENT_NOT_FOUND' },
+    ),
+  })),
+  { route: 'GET /clearing/daily-notes/:id', request: () => ({ method: 'GET', path: '/clearing/daily-notes/DN-NONE' }), expect: signedIn(() => ({ status: 404, code: 'CLEARING_NOTE_NOT_FOUND' })) },
+  {
+    route: 'GET /clearing/monthly-summaries/:clientCode/:month',
+    request: () => ({ method: 'GET', path: `/clearing/monthly-summaries/${OWNER_CLIENT}/2020-01` }),
+    expect: signedIn(() => ({ status: 404, code: 'CLEARING_CLIENT_NOT_FOUND' })),
+  },
+  { route: 'GET /clearing/transaction-reports/:id', request: () => ({ method: 'GET', path: '/clearing/transaction-reports/TR-NONE' }), expect: signedIn(() => ({ status: 404, code: 'CLEARING_REPORT_NOT_FOUND' })) },
+  {
+    route: 'POST /admin/clearing/settlement-runs',
+    request: () => ({ method: 'POST', path: '/admin/clearing/settlement-runs', body: { marketId: ASSET_MARKET, sessionDate: '2099-01-01' } }),
+    expect: signedIn((p) => (isAdmin(p) ? { status: 409, code: 'CLEARING_SESSION_NOT_CLOSED' } : { status: 403, code: 'FORBIDDEN' })),
+  },
+  {
+    route: 'POST /admin/clearing/daily-settlement-prices/:id/override',
+    request: () => ({ method: 'POST', path: '/admin/clearing/daily-settlement-prices/DSP-NONE/override', body: { price: 100, reason: 'matrix' } }),
+    expect: signedIn((p) => (isAdmin(p) ? { status: 404, code: 'CLEARING_SETTLEMENT_PRICE_NOT_FOUND' } : { status: 403, code: 'FORBIDDEN' })),
+  },
+  {
+    route: 'POST /admin/clearing/obligations/:id/settle',
+    request: () => ({ method: 'POST', path: '/admin/clearing/obligations/OB-NONE/settle', body: { reference: 'matrix' } }),
+    expect: signedIn((p) => (isAdmin(p) ? { status: 404, code: 'CLEARING_OBLIGATION_NOT_FOUND' } : { status: 403, code: 'FORBIDDEN' })),
+  },
 ];
 
 /** Text of a chat message between broker2 and broker1 that nobody else may read. */

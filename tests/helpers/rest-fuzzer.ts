@@ -14,7 +14,16 @@ import {
   sessionPhases,
 } from '../../protocol/index.ts';
 import { chatMessagesQuerySchema, chatReadSchema } from '../../protocol/chat.ts';
-import { clearingListQuerySchema, financialRestrictionsInputSchema, nominationUpdateSchema, warrantyInputSchema } from '../../protocol/clearing.ts';
+import {
+  clearingListQuerySchema,
+  financialRestrictionsInputSchema,
+  nominationUpdateSchema,
+  obligationListQuerySchema,
+  obligationSettleSchema,
+  settlementPriceOverrideSchema,
+  settlementRunRequestSchema,
+  warrantyInputSchema,
+} from '../../protocol/clearing.ts';
 import { orderHistoryQuerySchema } from '../../protocol/order-history.ts';
 import { workspaceInputSchema } from '../../protocol/workspaces.ts';
 import { API_PREFIX, routeTableOf, type RouteEntry } from '../../server/http/app.ts';
@@ -87,6 +96,22 @@ export const routeSchemas: Record<string, RouteSchemas> = {
   'PUT /admin/clearing/financial-info/:clientCode': { params: z.strictObject({ clientCode: id }), body: financialRestrictionsInputSchema },
   'GET /clearing/nominations': { query: clearingListQuerySchema },
   'PUT /clearing/nominations/:id': { params: z.strictObject({ id }), body: nominationUpdateSchema },
+  'GET /clearing/daily-settlement-prices': { query: clearingListQuerySchema },
+  'GET /clearing/final-settlement-prices': { query: clearingListQuerySchema },
+  'GET /clearing/settlement-runs': { query: clearingListQuerySchema },
+  'GET /clearing/obligations': { query: obligationListQuerySchema },
+  'GET /clearing/unpaid-transactions': { query: clearingListQuerySchema },
+  'GET /clearing/bank-commissions': { query: clearingListQuerySchema },
+  'GET /clearing/batches': { query: clearingListQuerySchema },
+  'GET /clearing/daily-notes': { query: clearingListQuerySchema },
+  'GET /clearing/daily-notes/:id': { params: z.strictObject({ id }) },
+  'GET /clearing/monthly-summaries': { query: clearingListQuerySchema },
+  'GET /clearing/monthly-summaries/:clientCode/:month': { params: z.strictObject({ clientCode: id, month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/) }) },
+  'GET /clearing/transaction-reports': { query: clearingListQuerySchema },
+  'GET /clearing/transaction-reports/:id': { params: z.strictObject({ id }) },
+  'POST /admin/clearing/settlement-runs': { body: settlementRunRequestSchema },
+  'POST /admin/clearing/daily-settlement-prices/:id/override': { params: z.strictObject({ id }), body: settlementPriceOverrideSchema },
+  'POST /admin/clearing/obligations/:id/settle': { params: z.strictObject({ id }), body: obligationSettleSchema },
 };
 
 /** Real ids of the demo exchange, so generated requests also reach past the "unknown id" checks. */
