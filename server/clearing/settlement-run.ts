@@ -41,11 +41,12 @@ export class SettlementRunner {
     const step = this.options.onStep ?? (() => {});
     const key = `${marketId}\u0000${sessionDate}`;
     if (this.inProgress.has(key)) throw new ExchangeError(apiError('CLEARING_SETTLEMENT_RUN_IN_PROGRESS', { marketId, sessionDate }));
-    const market = (await reference.markets()).find((candidate) => candidate.id === marketId);
-    if (!market) throw new ExchangeError(apiError('REQUEST_INVALID', { field: 'marketId', issue: 'unknown' }));
-    if (!this.options.isSessionClosed(marketId, sessionDate)) throw new ExchangeError(apiError('CLEARING_SESSION_NOT_CLOSED', { marketId, sessionDate }));
+    // Taken before the first await: a second call for the same run is refused, never interleaved.
     this.inProgress.add(key);
     try {
+      const market = (await reference.markets()).find((candidate) => candidate.id === marketId);
+      if (!market) throw new ExchangeError(apiError('REQUEST_INVALID', { field: 'marketId', issue: 'unknown' }));
+      if (!this.options.isSessionClosed(marketId, sessionDate)) throw new ExchangeError(apiError('CLEARING_SESSION_NOT_CLOSED', { marketId, sessionDate }));
       const existing = await settlement.run(marketId, sessionDate);
       if (existing?.status === 'completed') return existing;
       const runId = settlementId('SR', marketId, sessionDate);

@@ -97,6 +97,11 @@ describe.each(testDatabases)('settlement run through the store ($name)', (databa
     closed = false;
     await expect(runner.run('EL-FWD', '2026-11-26')).rejects.toMatchObject({ code: 'CLEARING_SESSION_NOT_CLOSED' });
     closed = true;
+    await expect(runner.run('NO-SUCH-MARKET', '2026-11-26')).rejects.toMatchObject({ code: 'REQUEST_INVALID' });
+    // The same run asked twice at once: the second is refused while the first runs.
+    const [first2, second] = await Promise.allSettled([runner.run('EL-SPOT', '2026-11-25'), runner.run('EL-SPOT', '2026-11-25')]);
+    expect(first2.status).toBe('fulfilled');
+    expect(second).toMatchObject({ status: 'rejected', reason: { code: 'CLEARING_SETTLEMENT_RUN_IN_PROGRESS', params: { marketId: 'EL-SPOT', sessionDate: '2026-11-25' } } });
   });
 
   it('resumes a run a crash left running', async () => {
