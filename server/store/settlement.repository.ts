@@ -11,6 +11,7 @@ import {
   type UnpaidTransaction,
 } from '../../protocol/clearing.ts';
 import type { Transaction } from '../../protocol/index.ts';
+import type { DocumentSource } from '../clearing/documents/document-source.ts';
 import type { SettlementResult } from '../clearing/settlement-compute.ts';
 import { variationBps } from '../clearing/settlement-price.ts';
 import type { Database, Queryable } from './database.ts';
@@ -132,8 +133,8 @@ function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
-/** The settlement side of the clearing house's tables (migration 009): prices, runs and what runs write. */
-export class SettlementRepository {
+/** The settlement side of the clearing house's tables (migration 009): prices, runs and what runs write; the documents' source. */
+export class SettlementRepository implements DocumentSource {
   constructor(private readonly db: Queryable & Pick<Database, 'transaction'>) {}
 
   async clearingTerms(): Promise<Map<string, ClearingTerms>> {
