@@ -205,6 +205,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       flushed: () => projector.flushed(5_000),
       now,
       notify: (change) => clearing.notify(change),
+      refresh: (clientCodes) => clearing.refresh(clientCodes),
     });
     await settlement.start();
     cleanups.push(async () => {

@@ -16,8 +16,10 @@ export interface SettlementServiceOptions {
   /** Resolves once the read models hold the trades acknowledged so far. */
   flushed: () => Promise<unknown>;
   now: () => number;
-  /** Something of a client changed (the lead wires it to /user/queue/clearing). */
+  /** Something of a client changed (sent on /user/queue/clearing). */
   notify: (change: ClearingChange) => void;
+  /** Recomputes these clients' margins and engine funds (the collateral side) after a run, a payment or a price change. */
+  refresh?: (clientCodes: readonly string[]) => Promise<void>;
   /** Runs the market's settlement right after its close (default true). */
   settleOnClose?: boolean;
 }
@@ -162,6 +164,9 @@ export class SettlementService {
     if (latest?.sessionDate === updated.sessionDate) await this.options.sequencer.submit({ type: 'setSettlementPrice', assetId: updated.assetId, price });
     await this.saveFinalPriceIfExpiry(updated);
     this.options.notify({ kind: 'settlement_price', clientCode: null, marketId: updated.marketId, sessionDate: updated.sessionDate, at: new Date(this.options.now()).toISOString() });
+    // The holders' variation margin follows the price in force.
+    const holders = await this.settlement.listNotes({ clientCodes: null, marketIds: null, marketId: updated.marketId, assetId: updated.assetId, from: updated.sessionDate, to: updated.sessionDate });
+    await this.options.refresh?.([...new Set(holders.map((note) => note.clientCode))]);
     return updated;
   }
 
@@ -173,6 +178,7 @@ export class SettlementService {
       throw new ExchangeError(apiError('CLEARING_OBLIGATION_ALREADY_SETTLED', { obligationId, status: existing.status }));
     }
     this.options.notify({ kind: 'payment', clientCode: settled.clientCode, marketId: settled.marketId, sessionDate: settled.sessionDate, at: new Date(this.options.now()).toISOString() });
+    await this.options.refresh?.([settled.clientCode]);
     return settled;
   }
 
@@ -185,6 +191,7 @@ export class SettlementService {
     const at = new Date(this.options.now()).toISOString();
     const notes = await this.settlement.listNotes({ clientCodes: null, marketIds: null, marketId, from: sessionDate, to: sessionDate });
     for (const note of notes) this.options.notify({ kind: 'settlement', clientCode: note.clientCode, marketId, sessionDate, at });
+    await this.options.refresh?.([...new Set(notes.map((note) => note.clientCode))]);
     return run;
   }
 

@@ -142,7 +142,11 @@ describe('settlement routes: a forward session closes and settles', () => {
 
     const [unpaid] = (await t.get('/clearing/unpaid-transactions?clientCode=RO-HIDRO', broker1)).body.items;
     expect(unpaid).toMatchObject({ clientCode: 'RO-HIDRO', amount: 550, daysPassed: 0, transactionId: null });
+    const unpaidIn = async () => (await t.get('/clearing/financial-report?clientCode=RO-HIDRO', broker1)).body.items[0].unpaidAmount;
+    // The collateral side counts the unpaid obligation in the margin call until it is paid.
+    expect(await unpaidIn()).toBe(550);
     const paid = await t.post(`/admin/clearing/obligations/${unpaid.obligationId}/settle`, { reference: 'OP 118/2026' }, admin);
+    expect(await unpaidIn()).toBe(0);
     expect(paid).toMatchObject({ status: 200, body: { status: 'paid', settledBy: 'admin' } });
     expect((await t.get('/clearing/unpaid-transactions?clientCode=RO-HIDRO', broker1)).body.items).toEqual([]);
     expect((await t.get('/clearing/obligations?status=paid', broker1)).body.items.map((row: { obligationId: string }) => row.obligationId)).toEqual([unpaid.obligationId]);
