@@ -15,6 +15,8 @@ import { startCollateralClearing, type CollateralClearing } from './clearing/col
 import { collateralRoutes } from './http/collateral.routes.ts';
 import { loadDemoCollateral } from './demo/demo-collateral.ts';
 import { settlementRoutes } from './http/settlement.routes.ts';
+import { documentsRoutes } from './http/documents.routes.ts';
+import { clientScopeOf } from './clearing/documents/document-source.ts';
 import { SettlementService } from './clearing/settlement-service.ts';
 import { loadDemoSettlementIfEmpty } from './demo/demo-settlement.ts';
 import type { StompGateway } from './gateway/stomp-gateway.ts';
@@ -213,6 +215,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       await settlement.idle();
     });
     await app.register(settlementRoutes({ auth, store, settlement, now }), { prefix: API_PREFIX });
+    await app.register(documentsRoutes({ auth, store, source: settlement.settlement, canSeeClient: clientScopeOf(store) }), { prefix: API_PREFIX });
     sequencer.onEvents((events, entry, _result, seq) => {
       marketData.onEvents(events, seq);
       notifications.onEvents(events, 'actor' in entry.command ? entry.command.actor : undefined);

@@ -373,6 +373,13 @@ export const routeCases: RouteCase[] = [
     request: () => ({ method: 'GET', path: `/clearing/monthly-summaries/${OWNER_CLIENT}/2020-01` }),
     expect: signedIn(() => ({ status: 404, code: 'CLEARING_CLIENT_NOT_FOUND' })),
   },
+  { route: 'GET /clearing/daily-notes/:noteId/pdf', request: () => ({ method: 'GET', path: '/clearing/daily-notes/DN-NONE/pdf' }), expect: signedIn(() => ({ status: 404, code: 'CLEARING_NOTE_NOT_FOUND' })) },
+  {
+    route: 'GET /clearing/monthly-summaries/:clientCode/:month/pdf',
+    request: () => ({ method: 'GET', path: `/clearing/monthly-summaries/${OWNER_CLIENT}/2020-01/pdf` }),
+    expect: signedIn(() => ({ status: 404, code: 'CLEARING_NOTE_NOT_FOUND' })),
+  },
+  { route: 'GET /clearing/transaction-reports/:reportId/pdf', request: () => ({ method: 'GET', path: '/clearing/transaction-reports/TR-NONE/pdf' }), expect: signedIn(() => ({ status: 404, code: 'CLEARING_REPORT_NOT_FOUND' })) },
   { route: 'GET /clearing/transaction-reports/:id', request: () => ({ method: 'GET', path: '/clearing/transaction-reports/TR-NONE' }), expect: signedIn(() => ({ status: 404, code: 'CLEARING_REPORT_NOT_FOUND' })) },
   {
     route: 'POST /admin/clearing/settlement-runs',

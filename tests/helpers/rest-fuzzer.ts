@@ -37,6 +37,7 @@ import type { TestServer } from './test-server.ts';
  */
 
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+const pdfQuery = z.strictObject({ lang: z.enum(['ro', 'en']).optional() });
 const fileName = z.string().regex(/^[A-Za-z0-9_.-]{1,120}$/);
 
 interface RouteSchemas {
@@ -109,6 +110,9 @@ export const routeSchemas: Record<string, RouteSchemas> = {
   'GET /clearing/monthly-summaries/:clientCode/:month': { params: z.strictObject({ clientCode: id, month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/) }) },
   'GET /clearing/transaction-reports': { query: clearingListQuerySchema },
   'GET /clearing/transaction-reports/:id': { params: z.strictObject({ id }) },
+  'GET /clearing/daily-notes/:noteId/pdf': { params: z.strictObject({ noteId: id }), query: pdfQuery },
+  'GET /clearing/monthly-summaries/:clientCode/:month/pdf': { params: z.strictObject({ clientCode: id, month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/) }), query: pdfQuery },
+  'GET /clearing/transaction-reports/:reportId/pdf': { params: z.strictObject({ reportId: id }), query: pdfQuery },
   'POST /admin/clearing/settlement-runs': { body: settlementRunRequestSchema },
   'POST /admin/clearing/daily-settlement-prices/:id/override': { params: z.strictObject({ id }), body: settlementPriceOverrideSchema },
   'POST /admin/clearing/obligations/:id/settle': { params: z.strictObject({ id }), body: obligationSettleSchema },
