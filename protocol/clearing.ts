@@ -17,8 +17,6 @@ import { AMOUNT_DECIMALS } from './margin.ts';
 export const CLEARING_AMOUNT_DECIMALS = AMOUNT_DECIMALS;
 /** A warranty's holder is notified this many days before its validity date. */
 export const WARRANTY_NOTICE_DAYS = 5;
-/** The OTC band: a deal's price at most this far from the daily settlement price (SPEC §9). */
-export const OTC_MAX_VARIATION_PERCENT = 25;
 
 const amount = z.number().int();
 const minor = z.number().int();
