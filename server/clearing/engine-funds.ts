@@ -60,6 +60,10 @@ export class EngineFunds {
   /** Clients clearing sets figures for (null until the first refresh): trades of others are not its business. */
   private managed: Set<string> | null = null;
   private tradeTimer: NodeJS.Timeout | null = null;
+  private tradeRefreshRunning = false;
+  /** Wall time of the last trade-driven refresh, its wait for the read models included. */
+  private lastTradeRefreshMs = 0;
+  private stopped = false;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: EngineFundsOptions) {}
@@ -246,17 +250,39 @@ export class EngineFunds {
       if (event.type !== 'trade') continue;
       for (const clientCode of [event.buyer, event.seller]) if (this.managed === null || this.managed.has(clientCode)) this.pendingClients.add(clientCode);
     }
-    if (this.pendingClients.size === 0 || this.tradeTimer) return;
+    this.armTradeRefresh();
+  };
+
+  /**
+   * One trade-driven refresh at a time, the next no sooner than three times the last one took: a
+   * refresh reads the clients' trades from the store, so however busy trading gets it takes at most
+   * about a quarter of the store's time (the engine's own trade margin covers a trade at once; only
+   * the variation loss waits for the refresh).
+   */
+  private armTradeRefresh(): void {
+    if (this.stopped || this.pendingClients.size === 0 || this.tradeTimer || this.tradeRefreshRunning) return;
+    const debounceMs = this.options.tradeDebounceMs ?? 250;
+    const delayMs = debounceMs === 0 ? 0 : Math.max(debounceMs, 3 * this.lastTradeRefreshMs);
     this.tradeTimer = setTimeout(() => {
       this.tradeTimer = null;
       const clients = [...this.pendingClients];
       this.pendingClients = new Set();
+      this.tradeRefreshRunning = true;
+      const started = performance.now();
       const written = this.options.readModelsSettled?.().catch(() => {}) ?? Promise.resolve();
-      void written.then(() => this.refresh(clients)).catch(() => {});
-    }, this.options.tradeDebounceMs ?? 250);
-  };
+      void written
+        .then(() => this.refresh(clients))
+        .catch(() => {})
+        .finally(() => {
+          this.lastTradeRefreshMs = performance.now() - started;
+          this.tradeRefreshRunning = false;
+          this.armTradeRefresh();
+        });
+    }, delayMs);
+  }
 
   stop(): void {
+    this.stopped = true;
     if (this.tradeTimer) clearTimeout(this.tradeTimer);
     this.tradeTimer = null;
   }

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { financialReportSchema } from '../../../protocol/index.ts';
 import { orderMargin, orderValue } from '../../../protocol/margin.ts';
+import { EngineFunds, type EngineFundsOptions } from '../../../server/clearing/engine-funds.ts';
+import type { EngineEvent } from '../../../server/engine/types.ts';
 import { testDatabases } from '../../helpers/test-databases.ts';
 import { startTestServer, type TestServer } from '../../helpers/test-server.ts';
 
@@ -149,5 +151,36 @@ describe('engine funds across a restart', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('trade-driven refreshes under continuous trading', () => {
+  it('run one at a time, each no sooner than three times the last took, and leave no trade unrefreshed', async () => {
+    const funds = new EngineFunds({ readModelsSettled: async () => {}, tradeDebounceMs: 20, now: Date.now } as unknown as EngineFundsOptions);
+    const runs: Array<{ start: number; end: number; clients: string[] }> = [];
+    let running = 0;
+    let overlapped = false;
+    // A refresh that takes 60 ms, as one reading many trades from a busy store would.
+    funds.refresh = async (clients) => {
+      if (++running > 1) overlapped = true;
+      const start = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      runs.push({ start, end: performance.now(), clients: [...clients] });
+      running--;
+    };
+    const trade = (n: number) => ({ type: 'trade', buyer: `B${n % 3}`, seller: `S${n % 2}` }) as unknown as EngineEvent;
+    const until = performance.now() + 1_200;
+    for (let n = 0; performance.now() < until; n++) {
+      funds.onEvents([trade(n)]);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    funds.onEvents([{ type: 'trade', buyer: 'LAST-B', seller: 'LAST-S' } as unknown as EngineEvent]);
+    await vi.waitFor(() => expect(runs.some((run) => run.clients.includes('LAST-B') && run.clients.includes('LAST-S'))).toBe(true), { timeout: 3_000, interval: 20 });
+    funds.stop();
+    expect(overlapped).toBe(false);
+    // Under 200 ms apart (the 20 ms debounce alone) would be one every 80 ms: about 15 in 1.2 s.
+    expect(runs.length).toBeGreaterThanOrEqual(3);
+    expect(runs.length).toBeLessThanOrEqual(7);
+    for (let i = 1; i < runs.length; i++) expect(runs[i]!.start - runs[i - 1]!.end, `gap before run ${i}`).toBeGreaterThanOrEqual(3 * (runs[i - 1]!.end - runs[i - 1]!.start) - 5);
   });
 });
