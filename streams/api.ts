@@ -118,6 +118,37 @@ export async function requestJson<T>(options: ApiOptions, path: string, parse: (
   return parsed;
 }
 
+/**
+ * One file download (a PDF note or report) through the same client: the body as a Blob when the
+ * answer is 2xx and of the expected type; refusals as requestJson rejects them.
+ */
+export async function requestFile(options: ApiOptions, path: string, accept: string, init: Pick<RequestInit, 'token' | 'signal'>): Promise<Blob> {
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const headers: Record<string, string> = { Accept: `${accept}, application/json` };
+  if (init.token) headers['Authorization'] = `Bearer ${init.token}`;
+  let response: Response;
+  try {
+    response = await doFetch(`${options.baseUrl ?? '/session/api'}${path}`, { method: 'GET', headers, ...(init.signal ? { signal: init.signal } : {}) });
+  } catch (cause) {
+    if (cause && typeof cause === 'object' && (cause as { name?: unknown }).name === 'AbortError') throw cause;
+    throw new ApiCallError(NETWORK_ERROR);
+  }
+  if (!response.ok) {
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      body = undefined;
+    }
+    const refusal = errorResponseSchema.safeParse(body);
+    if (!refusal.success) throw new ApiCallError('UNKNOWN_ERROR', {}, response.status);
+    const { code, params } = clientErrorOf(refusal.data.error.code, refusal.data.error.params);
+    throw new ApiCallError(code, params, response.status);
+  }
+  if (!(response.headers.get('Content-Type') ?? '').startsWith(accept)) throw new ApiCallError('UNKNOWN_ERROR', {}, response.status);
+  return response.blob();
+}
+
 export interface AuthApi {
   login(request: LoginRequest, signal?: AbortSignal): Promise<LoginResponse>;
   userInfo(token: string, signal?: AbortSignal): Promise<UserInfo>;

@@ -8,6 +8,8 @@
  * user's orders by whichever comes first.
  */
 import { distinctUntilChanged, EMPTY, filter, map, merge, scan, share, shareReplay, startWith, type Observable } from 'rxjs';
+import { clearingChangeSchema, type ClearingChange } from '../protocol/clearing.ts';
+import { destinations } from '../protocol/destinations.ts';
 import type { SessionPhase } from '../protocol/enums.ts';
 import type { MarketWatchRow, Notification, OrderUpdate, OwnBest, SessionStats, Trade, Transaction } from '../protocol/market-data.ts';
 import type { PhaseUpdate } from '../protocol/reference.ts';
@@ -119,6 +121,11 @@ export class SessionStreams {
 
   get notifications$(): Observable<Notification> {
     return this.shared('notifications', () => notifications$(this.connection).pipe(share()));
+  }
+
+  /** The clearing changes of the user's clients (settlements, payments, margin calls...): the account tabs refetch on them. */
+  get clearingChanges$(): Observable<ClearingChange> {
+    return this.shared('clearing', () => this.connection.watch$(destinations.clearing, clearingChangeSchema).pipe(share()));
   }
 
   get ownBest$(): Observable<ReadonlyMap<string, OwnBest>> {

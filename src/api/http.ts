@@ -1,4 +1,4 @@
-import { requestJson as requestJsonOnce } from '../../streams/api.ts';
+import { requestFile, requestJson as requestJsonOnce } from '../../streams/api.ts';
 import { activeToken, endSession } from '../auth/session.ts';
 import { loadingBar } from '../components/loading-bar.ts';
 import { ApiRequestError } from './errors.ts';
@@ -53,5 +53,20 @@ export async function authedRequest<T>(path: string, parse: BodyParser<T>, optio
   } catch (error) {
     if (isTokenError(error)) endSession('expired');
     throw error;
+  }
+}
+
+/** A file (a PDF) as the signed-in user, under the loading bar; refusals as authedRequest's. */
+export async function authedDownload(path: string, accept: string, signal?: AbortSignal): Promise<Blob> {
+  const token = activeToken();
+  if (!token) throw new ApiRequestError('AUTH_TOKEN_EXPIRED', {}, 401);
+  const done = loadingBar.start();
+  try {
+    return await requestFile({ baseUrl: API_BASE }, path, accept, { token, signal });
+  } catch (error) {
+    if (isTokenError(error)) endSession('expired');
+    throw error;
+  } finally {
+    done();
   }
 }

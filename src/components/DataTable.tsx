@@ -1,6 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useId, useMemo, useRef, useState, type PointerEvent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { csvFileName, saveCsv, toCsv, type CsvValue } from './csv.ts';
+import './DataTable.css';
 
 export type SortDirection = 'asc' | 'desc';
 
@@ -19,6 +21,10 @@ export interface DataTableColumn<T> {
    * without scrolling sideways. Put what the row's dialogs show anyway at 2 or 3.
    */
   priority?: 1 | 2 | 3;
+  /** The column's value in a CSV export (plain decimals, ISO dates); columns without one are left out. */
+  csv?: (row: T) => CsvValue;
+  /** The CSV header when `header` is not plain text; defaults to `header`, else the column's id. */
+  csvHeader?: string;
 }
 
 /** The class of a column's header and cells: alignment and hiding priority. */
@@ -77,6 +83,34 @@ export interface DataTableProps<T> {
   maxBodyHeight?: number;
   /** Row height of a virtualised page, in px. */
   rowHeight?: number;
+  /** The row's exchange calendar date (YYYY-MM-DD) or period: shows a From/To filter over it. */
+  dateOf?: (row: T) => RowDate;
+  /** Shows 'Export CSV' of the filtered, sorted rows (every page), to `<exportName>-<date>.csv`. */
+  exportName?: string;
+}
+
+/** A row's exchange calendar date (YYYY-MM-DD), or the first and last day of the period it covers (a month). */
+export type RowDate = string | readonly [string, string] | null;
+
+/** Rows whose date (or period) meets [from, to], either end open when empty; rows without a date only pass an open range. */
+export function filterByDate<T>(rows: readonly T[], dateOf: (row: T) => RowDate, from: string, to: string): readonly T[] {
+  if (from === '' && to === '') return rows;
+  return rows.filter((row) => {
+    const date = dateOf(row);
+    if (date === null) return false;
+    const [start, end] = typeof date === 'string' ? [date, date] : date;
+    return (from === '' || end >= from) && (to === '' || start <= to);
+  });
+}
+
+/** The CSV text of rows, with the columns that have a `csv` value. */
+export function tableCsv<T>(columns: ReadonlyArray<DataTableColumn<T>>, rows: readonly T[]): string {
+  const exported = columns.filter((column) => column.csv);
+  const headers = exported.map((column) => column.csvHeader ?? (typeof column.header === 'string' ? column.header : column.id));
+  return toCsv(
+    headers,
+    rows.map((row) => exported.map((column) => column.csv!(row))),
+  );
 }
 
 const collators = new Map<string, Intl.Collator>();
@@ -143,17 +177,24 @@ export function DataTable<T>({
   virtualizeAbove = 50,
   maxBodyHeight = 480,
   rowHeight = 41,
+  dateOf,
+  exportName,
 }: DataTableProps<T>) {
   const intl = useIntl();
   const selectId = useId();
+  const fromId = useId();
+  const toId = useId();
   const [sort, setSort] = useState<DataTableSort | null>(initialSort ?? null);
   const [rowsPerPage, setRowsPerPage] = useState<RowsPerPage>(initialRowsPerPage ?? rowsPerPageOptions[0] ?? 10);
   const [page, setPage] = useState(0);
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
 
+  const filtered = useMemo(() => (dateOf ? filterByDate(rows, dateOf, from, to) : rows), [rows, dateOf, from, to]);
   const sorted = useMemo(() => {
     const column = sort ? columns.find((candidate) => candidate.id === sort.columnId) : undefined;
-    return column?.sortValue && sort ? sortRows(rows, column.sortValue, sort.direction, intl.locale) : rows;
-  }, [rows, columns, sort, intl.locale]);
+    return column?.sortValue && sort ? sortRows(filtered, column.sortValue, sort.direction, intl.locale) : filtered;
+  }, [filtered, columns, sort, intl.locale]);
 
   const current = pageOf(sorted, hideFooter ? 0 : page, hideFooter ? 'all' : rowsPerPage);
   useEffect(() => {
@@ -234,8 +275,48 @@ export function DataTable<T>({
   }
 
   const lastPage = current.pageCount - 1;
+  const toolbar = (dateOf || exportName) && (
+    <div className="data-table-toolbar">
+      {dateOf && (
+        <span className="data-table-dates" role="group" aria-label={intl.formatMessage({ id: 'table.dateRange' })}>
+          <label htmlFor={fromId}>
+            <FormattedMessage id="table.dateFrom" />
+          </label>
+          <input
+            id={fromId}
+            type="date"
+            value={from}
+            max={to || undefined}
+            onChange={(event) => {
+              setFrom(event.target.value);
+              setPage(0);
+            }}
+          />
+          <label htmlFor={toId}>
+            <FormattedMessage id="table.dateTo" />
+          </label>
+          <input
+            id={toId}
+            type="date"
+            value={to}
+            min={from || undefined}
+            onChange={(event) => {
+              setTo(event.target.value);
+              setPage(0);
+            }}
+          />
+        </span>
+      )}
+      {exportName && (
+        <button type="button" className="button button-secondary button-small" disabled={sorted.length === 0} onClick={() => saveCsv(csvFileName(exportName), tableCsv(columns, sorted))}>
+          <FormattedMessage id="table.exportCsv" />
+        </button>
+      )}
+    </div>
+  );
   return (
     <div className="data-table">
+      {toolbar}
       <div
         ref={scrollRef}
         className={virtual ? 'data-table-scroll data-table-virtual' : 'data-table-scroll'}

@@ -1,5 +1,6 @@
 import { accountEn } from './account.ts';
 import { chatEn } from './chat.ts';
+import { clearingEn } from './clearing.ts';
 import { layoutEn } from './layout.ts';
 import { notificationsEn } from './notifications.ts';
 import { ordersHistoryEn } from './orders-history.ts';
@@ -702,6 +703,7 @@ export const en = {
   ...notificationsEn,
   ...accountEn,
   ...ticketEn,
+  ...clearingEn,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -1,5 +1,6 @@
 import { accountRo } from './account.ts';
 import { chatRo } from './chat.ts';
+import { clearingRo } from './clearing.ts';
 import { layoutRo } from './layout.ts';
 import type { MessageKey } from './en.ts';
 import { notificationsRo } from './notifications.ts';
@@ -705,4 +706,5 @@ export const ro: Record<MessageKey, string> = {
   ...notificationsRo,
   ...accountRo,
   ...ticketRo,
+  ...clearingRo,
 };

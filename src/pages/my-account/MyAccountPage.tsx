@@ -5,9 +5,20 @@ import { PlaceholderPanel } from '../../components/PlaceholderPanel.tsx';
 import { localePath } from '../../i18n/locale.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
 import { AccountSettingsTab } from './AccountSettingsTab.tsx';
+import { BankCommissionsTab } from './BankCommissionsTab.tsx';
+import { DailySettlementNotesTab } from './DailySettlementNotesTab.tsx';
+import { DailySettlementPriceTab } from './DailySettlementPriceTab.tsx';
+import { FinalSettlementPriceTab } from './FinalSettlementPriceTab.tsx';
 import { LoginHistoryTab } from './LoginHistoryTab.tsx';
+import { MonthlySettlementSummaryTab } from './MonthlySettlementSummaryTab.tsx';
+import { NominationsTab } from './NominationsTab.tsx';
 import { OrdersTab } from './OrdersTab.tsx';
+import { PaidCashedTransactionsTab } from './PaidCashedTransactionsTab.tsx';
 import { ProfileTab } from './ProfileTab.tsx';
+import { TransactionReportsTab } from './TransactionReportsTab.tsx';
+import { TransactionsTab } from './TransactionsTab.tsx';
+import { UnpaidTransactionsTab } from './UnpaidTransactionsTab.tsx';
+import { WarrantiesTab } from './WarrantiesTab.tsx';
 import { accountTabPath, accountTabs, isAccountTab, type AccountTabSlug } from './tabs.ts';
 
 /** The account area: the tab list and the open tab. */
@@ -70,6 +81,28 @@ export function AccountTabPanel() {
       return <OrdersTab />;
     case 'account-settings':
       return <AccountSettingsTab />;
+    case 'transactions':
+      return <TransactionsTab />;
+    case 'bank-commissions':
+      return <BankCommissionsTab />;
+    case 'warranties':
+      return <WarrantiesTab />;
+    case 'unpaid-transactions':
+      return <UnpaidTransactionsTab />;
+    case 'paid-cashed-transactions':
+      return <PaidCashedTransactionsTab />;
+    case 'daily-settlement-price':
+      return <DailySettlementPriceTab />;
+    case 'final-settlement-price':
+      return <FinalSettlementPriceTab />;
+    case 'transaction-reports':
+      return <TransactionReportsTab />;
+    case 'daily-settlement-notes':
+      return <DailySettlementNotesTab />;
+    case 'monthly-settlement-summary':
+      return <MonthlySettlementSummaryTab />;
+    case 'nominations':
+      return <NominationsTab />;
     default: {
       const tab = accountTabs.find((candidate) => candidate.slug === slug)!;
       return <PlaceholderPanel title={<FormattedMessage id={tab.label} />} />;

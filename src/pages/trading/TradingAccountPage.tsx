@@ -14,6 +14,7 @@ import { useTradingDesk } from '../../trading/TradingDesk.tsx';
 import { TransactionsPanel } from '../../trading/TransactionsPanel.tsx';
 import { useAccountFigures } from '../../trading/account/account-figures.ts';
 import { ClientAccountsCard, LimitsCard, PositionsCard } from '../../trading/account/AccountFigures.tsx';
+import { FinancialReportCard } from '../../trading/account/FinancialReportCard.tsx';
 import { localName } from '../../i18n/reference-names.ts';
 
 type Figures = ReturnType<typeof useAccountFigures>;
@@ -86,6 +87,7 @@ function AccountFiguresCards({ figures, data }: { figures: Figures; data: Market
   return (
     <div className="grid-span-all two-col-grid" role="region" aria-label={intl.formatMessage({ id: 'tradingAccount.figures' })}>
       <LimitsCard figures={figures} />
+      <FinancialReportCard />
       <PositionsCard figures={figures} assets={data.assets} AssetLink={PositionAssetRouterLink} />
     </div>
   );

@@ -1,0 +1,52 @@
+import { useMemo } from 'react';
+import { useIntl } from 'react-intl';
+import type { Transaction } from '../../../protocol/market-data.ts';
+import { fetchTransactions } from '../../api/trading.ts';
+import { CLEARING_AMOUNT_DECIMALS } from '../../../protocol/clearing.ts';
+import { useClearingData } from '../../clearing/clearing-live.ts';
+import { enumColumn, instantColumn, minorColumn, textColumn } from '../../clearing/columns.tsx';
+import { exchangeDate } from '../../components/csv.ts';
+import type { DataTableColumn } from '../../components/DataTable.tsx';
+import { enumLabelKey } from '../../i18n/enum-labels.ts';
+import { useMyTradesList, useSessionReference } from '../../trading/live.ts';
+import { mergeTransactions } from '../../trading/TransactionsPanel.tsx';
+import { ClearingListCard } from './ClearingListCard.tsx';
+
+/** The user's clients' transactions as a clearing list, so the tab shares the other tabs' card. */
+async function loadTransactions(signal: AbortSignal) {
+  const items = await fetchTransactions('mine', undefined, signal);
+  return { amountDecimals: CLEARING_AMOUNT_DECIMALS, items, at: new Date().toISOString() };
+}
+
+/** Transactions of the user's clients: the server's list, with the ones traded since added live. */
+export function TransactionsTab() {
+  const intl = useIntl();
+  const state = useClearingData(loadTransactions, ['settlement']);
+  const live = useMyTradesList();
+  const { assets } = useSessionReference();
+  const byId = useMemo(() => new Map(assets.map((asset) => [asset.id, asset])), [assets]);
+  const rows = useMemo(() => mergeTransactions(state.data?.items ?? [], live) as Transaction[], [state.data, live]);
+  const code = (row: Transaction) => byId.get(row.assetId)?.code ?? row.assetId;
+  const columns: DataTableColumn<Transaction>[] = [
+    instantColumn({ id: 'time', intl, label: 'clearing.col.time' }, (row) => row.timestamp),
+    textColumn({ id: 'id', intl, label: 'clearing.col.transactionId' }, (row) => row.transactionId, { code: true }),
+    textColumn({ id: 'asset', intl, label: 'clearing.col.asset' }, code, { code: true }),
+    minorColumn({ id: 'price', intl, label: 'clearing.col.price' }, (row) => row.price, (row) => byId.get(row.assetId)?.priceDecimals ?? 2),
+    minorColumn({ id: 'qty', intl, label: 'clearing.col.quantity' }, (row) => row.qty, (row) => byId.get(row.assetId)?.quantityDecimals ?? 0),
+    enumColumn({ id: 'aggressor', intl, label: 'clearing.col.aggressor', priority: 3 }, (row) => row.aggressor, (way) => enumLabelKey('way', way as Transaction['aggressor'])),
+    textColumn({ id: 'buyer', intl, label: 'clearing.col.buyer', priority: 2 }, (row) => row.buyer, { code: true }),
+    textColumn({ id: 'seller', intl, label: 'clearing.col.seller', priority: 2 }, (row) => row.seller, { code: true }),
+  ];
+  return (
+    <ClearingListCard
+      slug="transactions"
+      state={state}
+      rows={rows}
+      columns={columns}
+      rowKey={(row) => row.transactionId}
+      dateOf={(row) => exchangeDate(row.timestamp)}
+      initialSort={{ columnId: 'time', direction: 'desc' }}
+      empty="clearing.empty.transactions"
+    />
+  );
+}
