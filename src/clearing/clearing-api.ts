@@ -15,6 +15,7 @@ import {
   finalSettlementPriceSchema,
   monthlySettlementSummarySchema,
   nominationSchema,
+  nominationUpdateSchema,
   paymentObligationSchema,
   transactionReportSchema,
   unpaidTransactionSchema,
@@ -64,7 +65,7 @@ export const fetchFinancialInfo = listFetcher(clearingRoutes.financialInfo, fina
 export function updateNomination(nominationId: string, nominatedQty: number): Promise<Nomination> {
   return authedRequest(`${clearingRoutes.nominations}/${encodeURIComponent(nominationId)}`, (body) => nominationSchema.safeParse(body).data ?? null, {
     method: 'PUT',
-    body: { nominatedQty },
+    body: nominationUpdateSchema.parse({ nominatedQty }),
   });
 }
 
