@@ -1,11 +1,11 @@
 /**
  * The daily settlement price history of one asset, drawn by uPlot (canvas: fast on years of days,
- * no dependencies, no eval; it sets inline styles only, which the CSP allows). Only the account
- * area's chunk (a lazy page) carries it.
+ * no dependencies, no eval; it sets inline styles only, which the CSP allows). Imported when a chart
+ * is first drawn (uPlot reads the screen's pixel ratio as it loads), in its own chunk.
  */
 import { useEffect, useRef } from 'react';
 import { useIntl } from 'react-intl';
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { toDisplayNumber } from '../../protocol/decimal.ts';
 import { formatCalendarDate } from '../i18n/format.ts';
@@ -41,38 +41,41 @@ export function SettlementPriceChart({ points, priceDecimals, label }: { points:
     const day = (seconds: number) => formatCalendarDate(intl, new Date(seconds * 1000).toISOString().slice(0, 10));
     const axisColor = cssColor('--color-text-muted', '#5b6472');
     const gridColor = cssColor('--color-border', '#d9dee5');
-    const chart = new uPlot(
-      {
-        width: Math.max(320, element.clientWidth || 640),
-        height: HEIGHT,
-        tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'UTC'),
-        scales: { x: { time: true } },
-        legend: { show: true },
-        series: [
-          { label: intl.formatMessage({ id: 'clearing.chart.date' }), value: (_chart, seconds) => (seconds === null ? '—' : day(seconds)) },
-          {
-            label,
-            stroke: cssColor('--color-primary', '#1f5fbf'),
-            width: 2,
-            points: { show: sorted.length <= 60 },
-            spanGaps: true,
-            value: (_chart, value) => (value === null ? '—' : number(value)),
-          },
-        ],
-        axes: [
-          { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor }, values: (_chart, splits) => splits.map(day) },
-          { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor }, size: 70, values: (_chart, splits) => splits.map(number) },
-        ],
-      },
-      data,
-      element,
-    );
+    const options = (UPlot: typeof uPlot): uPlot.Options => ({
+      width: Math.max(320, element.clientWidth || 640),
+      height: HEIGHT,
+      tzDate: (seconds) => UPlot.tzDate(new Date(seconds * 1000), 'UTC'),
+      scales: { x: { time: true } },
+      legend: { show: true },
+      series: [
+        { label: intl.formatMessage({ id: 'clearing.chart.date' }), value: (_chart, seconds) => (seconds === null ? '—' : day(seconds)) },
+        {
+          label,
+          stroke: cssColor('--color-primary', '#1f5fbf'),
+          width: 2,
+          points: { show: sorted.length <= 60 },
+          spanGaps: true,
+          value: (_chart, value) => (value === null ? '—' : number(value)),
+        },
+      ],
+      axes: [
+        { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor }, values: (_chart, splits) => splits.map(day) },
+        { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor }, size: 70, values: (_chart, splits) => splits.map(number) },
+      ],
+    });
+    let chart: uPlot | null = null;
+    let cancelled = false;
     // The chart follows its box's width (the account panel narrows with the window).
-    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => chart.setSize({ width: Math.max(320, element.clientWidth), height: HEIGHT }));
-    observer?.observe(element);
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => chart?.setSize({ width: Math.max(320, element.clientWidth), height: HEIGHT }));
+    void import('uplot').then(({ default: UPlot }) => {
+      if (cancelled) return;
+      chart = new UPlot(options(UPlot), data, element);
+      observer?.observe(element);
+    });
     return () => {
+      cancelled = true;
       observer?.disconnect();
-      chart.destroy();
+      chart?.destroy();
     };
   }, [points, priceDecimals, label, intl]);
   return <div ref={box} className="settlement-price-chart" role="img" aria-label={intl.formatMessage({ id: 'clearing.chart.label' }, { asset: label })} />;
