@@ -1,12 +1,12 @@
 import { useId, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { DailySettlementPrice } from '../../../protocol/clearing.ts';
+import type { DailySettlementPrice, SettlementPriceSource } from '../../../protocol/clearing.ts';
 import { fetchDailySettlementPrices } from '../../clearing/clearing-api.ts';
 import { useClearingData } from '../../clearing/clearing-live.ts';
 import { dateColumn, enumColumn, minorColumn, textColumn } from '../../clearing/columns.tsx';
 import { SettlementPriceChart } from '../../clearing/SettlementPriceChart.tsx';
 import type { DataTableColumn } from '../../components/DataTable.tsx';
-import type { MessageKey } from '../../i18n/messages/index.ts';
+import { priceSourceLabels } from '../../clearing/labels.ts';
 import { ClearingListCard } from './ClearingListCard.tsx';
 
 /** The variation in basis points as a percentage ('+1,25 %'); exported as the percentage's plain decimal. */
@@ -49,7 +49,7 @@ export function DailySettlementPriceTab() {
     minorColumn({ id: 'fromTransactions', intl, label: 'clearing.col.priceFromTransactions', priority: 2 }, (row) => row.priceFromTransactions, decimals),
     minorColumn({ id: 'fromOrders', intl, label: 'clearing.col.priceFromOrders', priority: 3 }, (row) => row.priceFromOrders, decimals),
     minorColumn({ id: 'ref', intl, label: 'clearing.col.refPrice', priority: 3 }, (row) => row.refPrice, decimals),
-    enumColumn({ id: 'source', intl, label: 'clearing.col.source', priority: 2 }, (row) => row.source, (source) => `clearing.priceSource.${source}` as MessageKey),
+    enumColumn({ id: 'source', intl, label: 'clearing.col.source', priority: 2 }, (row) => row.source, (source) => priceSourceLabels[source as SettlementPriceSource]),
     textColumn({ id: 'reason', intl, label: 'clearing.col.overrideReason', priority: 3 }, (row) => row.overrideReason),
   ];
   return (

@@ -1,12 +1,12 @@
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
-import { CLEARING_AMOUNT_DECIMALS, type PaymentObligation } from '../../../protocol/clearing.ts';
+import { CLEARING_AMOUNT_DECIMALS, type ObligationStatus, type PaymentObligation } from '../../../protocol/clearing.ts';
 import { fetchObligations } from '../../clearing/clearing-api.ts';
 import { useClearingData } from '../../clearing/clearing-live.ts';
 import { amountColumn, dateColumn, enumColumn, instantColumn, textColumn } from '../../clearing/columns.tsx';
 import { exchangeDate } from '../../components/csv.ts';
 import type { DataTableColumn } from '../../components/DataTable.tsx';
-import type { MessageKey } from '../../i18n/messages/index.ts';
+import { obligationKindLabels, obligationStatusLabels } from '../../clearing/labels.ts';
 import { ClearingListCard } from './ClearingListCard.tsx';
 
 /** Paid and cashed transactions: the obligations settled, by payment (paid) or collection (cashed). */
@@ -20,11 +20,11 @@ export function PaidCashedTransactionsTab() {
     textColumn({ id: 'client', intl, label: 'clearing.col.client' }, (row) => row.clientCode, { code: true }),
     textColumn({ id: 'clientName', intl, label: 'clearing.col.clientName', priority: 3 }, (row) => row.clientName),
     dateColumn({ id: 'session', intl, label: 'clearing.col.sessionDate', priority: 2 }, (row) => row.sessionDate),
-    enumColumn({ id: 'kind', intl, label: 'clearing.col.obligationKind', priority: 2 }, (row) => row.kind, (kind) => `clearing.obligationKind.${kind}` as MessageKey),
+    enumColumn({ id: 'kind', intl, label: 'clearing.col.obligationKind', priority: 2 }, (row) => row.kind, (kind) => obligationKindLabels[kind as PaymentObligation['kind']]),
     textColumn({ id: 'transaction', intl, label: 'clearing.col.transactionId', priority: 3 }, (row) => row.transactionId, { code: true }),
     amountColumn({ id: 'amount', intl, label: 'clearing.col.amount' }, (row) => row.amount, (row) => row.currency, decimals),
     dateColumn({ id: 'due', intl, label: 'clearing.col.dueDate', priority: 3 }, (row) => row.dueDate),
-    enumColumn({ id: 'status', intl, label: 'clearing.col.status' }, (row) => row.status, (status) => `clearing.obligationStatus.${status}` as MessageKey),
+    enumColumn({ id: 'status', intl, label: 'clearing.col.status' }, (row) => row.status, (status) => obligationStatusLabels[status as ObligationStatus]),
   ];
   return (
     <ClearingListCard

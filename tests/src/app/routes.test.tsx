@@ -139,11 +139,16 @@ describe('my account', () => {
     const nav = await screen.findByRole('navigation', { name: 'Account sections' });
     expect(within(nav).getAllByRole('link')).toHaveLength(accountTabs.length);
     expect(within(nav).getByRole('link', { name: 'Profile' }).getAttribute('aria-current')).toBe('page');
+    fireEvent.click(within(nav).getByRole('link', { name: 'OTC transactions' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/en/my-account/otc-transactions'));
+    expect(await screen.findByRole('heading', { name: 'OTC transactions' })).toBeTruthy();
+    expect(screen.getByText(/coming with its feature/)).toBeTruthy();
+    expect(within(nav).getByRole('link', { name: 'OTC transactions' }).getAttribute('aria-current')).toBe('page');
+    // The clearing tabs are no placeholders: Warranties opens its table.
     fireEvent.click(within(nav).getByRole('link', { name: 'Warranties' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/en/my-account/warranties'));
-    expect(await screen.findByRole('heading', { name: 'Warranties' })).toBeTruthy();
-    expect(screen.getByText(/coming with its feature/)).toBeTruthy();
-    expect(within(nav).getByRole('link', { name: 'Warranties' }).getAttribute('aria-current')).toBe('page');
+    expect(await screen.findByRole('table', { name: 'Warranties' })).toBeTruthy();
+    expect(screen.queryByText(/coming with its feature/)).toBeNull();
   });
 
   it('shows the profile with the password-expires-soon warning', async () => {
