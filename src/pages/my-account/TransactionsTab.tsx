@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import type { Transaction } from '../../../protocol/market-data.ts';
+import { fetchAssets } from '../../api/reference.ts';
 import { fetchTransactions } from '../../api/trading.ts';
 import { CLEARING_AMOUNT_DECIMALS } from '../../../protocol/clearing.ts';
 import { useClearingData } from '../../clearing/clearing-live.ts';
@@ -8,14 +9,14 @@ import { enumColumn, instantColumn, minorColumn, textColumn } from '../../cleari
 import { exchangeDate } from '../../components/csv.ts';
 import type { DataTableColumn } from '../../components/DataTable.tsx';
 import { enumLabelKey } from '../../i18n/enum-labels.ts';
-import { useMyTradesList, useSessionReference } from '../../trading/live.ts';
+import { useMyTradesList } from '../../trading/live.ts';
 import { mergeTransactions } from '../../trading/TransactionsPanel.tsx';
 import { ClearingListCard } from './ClearingListCard.tsx';
 
-/** The user's clients' transactions as a clearing list, so the tab shares the other tabs' card. */
+/** The user's clients' transactions as a clearing list (so the tab shares the other tabs' card), with the assets' decimals (cached reference). */
 async function loadTransactions(signal: AbortSignal) {
-  const items = await fetchTransactions('mine', undefined, signal);
-  return { amountDecimals: CLEARING_AMOUNT_DECIMALS, items, at: new Date().toISOString() };
+  const [items, assets] = await Promise.all([fetchTransactions('mine', undefined, signal), fetchAssets()]);
+  return { amountDecimals: CLEARING_AMOUNT_DECIMALS, items, assets, at: new Date().toISOString() };
 }
 
 /** Transactions of the user's clients: the server's list, with the ones traded since added live. */
@@ -23,8 +24,7 @@ export function TransactionsTab() {
   const intl = useIntl();
   const state = useClearingData(loadTransactions, ['settlement']);
   const live = useMyTradesList();
-  const { assets } = useSessionReference();
-  const byId = useMemo(() => new Map(assets.map((asset) => [asset.id, asset])), [assets]);
+  const byId = useMemo(() => new Map((state.data?.assets ?? []).map((asset) => [asset.id, asset])), [state.data]);
   const rows = useMemo(() => mergeTransactions(state.data?.items ?? [], live) as Transaction[], [state.data, live]);
   const code = (row: Transaction) => byId.get(row.assetId)?.code ?? row.assetId;
   const columns: DataTableColumn<Transaction>[] = [
