@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CodeCell, DataTable, pageOf, sortRows, type DataTableColumn } from '../../../src/components/DataTable.tsx';
+import { CodeCell, DataTable, filterByDate, pageOf, sortRows, tableCsv, type DataTableColumn } from '../../../src/components/DataTable.tsx';
 import { WithIntl } from './intl.tsx';
 
 interface Row {
@@ -184,5 +184,86 @@ describe('table helpers', () => {
     ];
     expect(sortRows(data, (row) => row.v, 'asc').map((row) => row.k)).toEqual(['c', 'b', 'd', 'a']);
     expect(sortRows(data, (row) => row.v, 'desc').map((row) => row.k)).toEqual(['b', 'd', 'c', 'a']);
+  });
+});
+
+describe('DataTable date range and CSV export', () => {
+  interface Dated {
+    id: string;
+    day: string;
+    amount: number;
+  }
+  const dated: Dated[] = Array.from({ length: 12 }, (_, index) => ({ id: `d${index + 1}`, day: `2026-11-${String(index + 1).padStart(2, '0')}`, amount: (index + 1) * 150 }));
+  const datedColumns: DataTableColumn<Dated>[] = [
+    { id: 'day', header: 'Day', sortValue: (row) => row.day, cell: (row) => row.day, csv: (row) => row.day },
+    { id: 'amount', header: <b>Amount</b>, csvHeader: 'Amount', sortValue: (row) => row.amount, cell: (row) => row.amount, csv: (row) => (row.amount / 100).toFixed(2) },
+    { id: 'action', header: 'Action', cell: () => 'open' },
+  ];
+
+  function renderDated(props: Partial<Parameters<typeof DataTable<Dated>>[0]> = {}) {
+    return render(
+      <WithIntl>
+        <DataTable<Dated> label="Dated" columns={datedColumns} rows={dated} rowKey={(row) => row.id} dateOf={(row) => row.day} exportName="dated" {...props} />
+      </WithIntl>,
+    );
+  }
+
+  it('filters by a From/To range, back to the first page, with the footer counting what is left', () => {
+    renderDated();
+    expect(screen.getByText('1-10 of 12')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(screen.getByText('11-12 of 12')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-11-03' } });
+    expect(screen.getByText('1-10 of 10')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-05' } });
+    expect(screen.getByText('1-3 of 3')).toBeTruthy();
+    expect((screen.getByLabelText('From') as HTMLInputElement).max).toBe('2026-11-05');
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '' } });
+    expect(screen.getByText('1-5 of 5')).toBeTruthy();
+  });
+
+  it('has no toolbar unless asked for one; the export is off while nothing is left', () => {
+    renderTable();
+    expect(screen.queryByRole('button', { name: 'Export CSV' })).toBeNull();
+    expect(screen.queryByLabelText('From')).toBeNull();
+    cleanup();
+    renderDated({ rows: [] });
+    expect((screen.getByRole('button', { name: 'Export CSV' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('exports every page of the filtered, sorted rows, with the columns that have a CSV value', async () => {
+    let saved: Blob | null = null;
+    let fileName = '';
+    URL.createObjectURL = (value: Blob | MediaSource) => {
+      saved = value as Blob;
+      return 'blob:x';
+    };
+    URL.revokeObjectURL = () => undefined;
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      fileName = this.download;
+    });
+    renderDated();
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-11-02' } });
+    fireEvent.click(within(screen.getByRole('table', { name: 'Dated' })).getByRole('button', { name: 'Amount' }));
+    fireEvent.click(within(screen.getByRole('table', { name: 'Dated' })).getByRole('button', { name: 'Amount' }));
+    // 11 rows left, 10 on the page shown: the file has all 11, largest amount first.
+    expect(screen.getByText('1-10 of 11')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    expect(fileName).toMatch(/^dated-\d{4}-\d{2}-\d{2}\.csv$/);
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await (saved as unknown as Blob).arrayBuffer());
+    const lines = text.split('\r\n');
+    expect(lines.slice(0, 3)).toEqual(['\uFEFFDay,Amount', '2026-11-12,18.00', '2026-11-11,16.50']);
+    expect(lines.slice(-3)).toEqual(['2026-11-03,4.50', '2026-11-02,3.00', '']);
+    expect(lines).toHaveLength(13);
+  });
+
+  it('keeps a row whose period meets the range, and drops undated rows once a range is set', () => {
+    const rows = [{ period: ['2026-10-01', '2026-10-31'] as const }, { period: null }, { period: '2026-11-02' }];
+    const dateOf = (row: (typeof rows)[number]) => row.period;
+    expect(filterByDate(rows, dateOf, '', '')).toHaveLength(3);
+    expect(filterByDate(rows, dateOf, '2026-10-15', '')).toEqual([rows[0], rows[2]]);
+    expect(filterByDate(rows, dateOf, '', '2026-10-31')).toEqual([rows[0]]);
+    expect(filterByDate(rows, dateOf, '2026-11-01', '2026-11-01')).toEqual([]);
+    expect(tableCsv(datedColumns, [])).toBe('\uFEFFDay,Amount\r\n');
   });
 });
