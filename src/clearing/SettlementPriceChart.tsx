@@ -39,6 +39,7 @@ export function SettlementPriceChart({ points, priceDecimals, label }: { points:
     const data: uPlot.AlignedData = [sorted.map((point) => dateSeconds(point.date)), sorted.map((point) => (point.price === null ? null : toDisplayNumber(point.price, priceDecimals)))];
     const number = (value: number) => intl.formatNumber(value, { minimumFractionDigits: priceDecimals, maximumFractionDigits: priceDecimals });
     const day = (seconds: number) => formatCalendarDate(intl, new Date(seconds * 1000).toISOString().slice(0, 10));
+    const tick = (seconds: number) => intl.formatDate(new Date(seconds * 1000), { day: 'numeric', month: 'short', timeZone: 'UTC' });
     const axisColor = cssColor('--color-text-muted', '#5b6472');
     const gridColor = cssColor('--color-border', '#d9dee5');
     const options = (UPlot: typeof uPlot): uPlot.Options => ({
@@ -59,7 +60,8 @@ export function SettlementPriceChart({ points, priceDecimals, label }: { points:
         },
       ],
       axes: [
-        { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor }, values: (_chart, splits) => splits.map(day) },
+        // Ticks at least 90 px apart, labelled '20 oct.' / '20 Oct': whole dates sit in the legend.
+        { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor }, space: 90, values: (_chart, splits) => splits.map(tick) },
         { stroke: axisColor, grid: { stroke: gridColor, width: 1 }, ticks: { stroke: gridColor }, size: 70, values: (_chart, splits) => splits.map(number) },
       ],
     });

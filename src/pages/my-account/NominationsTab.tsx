@@ -9,7 +9,7 @@ import { dateColumn, enumColumn, instantColumn, minorColumn, textColumn } from '
 import type { DataTableColumn } from '../../components/DataTable.tsx';
 import { enumLabelKey } from '../../i18n/enum-labels.ts';
 import { formatApiError } from '../../i18n/format-error.ts';
-import { formatExchangeDateTime, formatMinor } from '../../i18n/format.ts';
+import { formatMinor } from '../../i18n/format.ts';
 import { useNow } from '../../trading/live.ts';
 import { ClearingListCard } from './ClearingListCard.tsx';
 
@@ -18,13 +18,20 @@ export function isNominationOpen(row: Nomination, now: number): boolean {
   return !row.locked && now < Date.parse(row.deadline);
 }
 
+/** The quantity as the reader writes it, without grouping ('240,000' in Romanian, '240.000' in English). */
+function editableQuantity(locale: string, minor: number, decimals: number): string {
+  const plain = formatDecimal(minor, decimals);
+  return locale === 'ro' ? plain.replace('.', ',') : plain;
+}
+
 /** The nominated quantity of one row: an input and Save while open, the figure once locked. */
 function NominatedQtyCell({ row, open, onSaved }: { row: Nomination; open: boolean; onSaved: (row: Nomination) => void }) {
   const intl = useIntl();
-  const [text, setText] = useState(() => formatDecimal(row.nominatedQty, row.quantityDecimals));
+  const [text, setText] = useState(() => editableQuantity(intl.locale, row.nominatedQty, row.quantityDecimals));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   if (!open) return <span className="mono">{formatMinor(intl, row.nominatedQty, row.quantityDecimals)}</span>;
+  // Either mark is the decimal one (the input shows no grouping).
   const parsed = parseDecimal(text.trim().replace(',', '.'), row.quantityDecimals);
   const valid = parsed.ok && parsed.value >= 0;
   async function save() {
@@ -33,7 +40,7 @@ function NominatedQtyCell({ row, open, onSaved }: { row: Nomination; open: boole
     setError(null);
     try {
       const saved = await updateNomination(row.nominationId, parsed.value);
-      setText(formatDecimal(saved.nominatedQty, saved.quantityDecimals));
+      setText(editableQuantity(intl.locale, saved.nominatedQty, saved.quantityDecimals));
       onSaved(saved);
     } catch (cause) {
       setError(formatApiError(intl, toApiError(cause)));
@@ -91,7 +98,7 @@ export function NominationsTab() {
   const columns: DataTableColumn<Nomination>[] = [
     dateColumn({ id: 'day', intl, label: 'clearing.col.deliveryDay' }, (row) => row.deliveryDay),
     textColumn({ id: 'transaction', intl, label: 'clearing.col.transactionId', priority: 2 }, (row) => row.transactionId, { code: true }),
-    textColumn({ id: 'client', intl, label: 'clearing.col.client', priority: 2 }, (row) => row.clientCode, { code: true }),
+    textColumn({ id: 'client', intl, label: 'clearing.col.client', priority: 3 }, (row) => row.clientCode, { code: true }),
     textColumn({ id: 'asset', intl, label: 'clearing.col.asset' }, (row) => row.assetName, { code: true }),
     enumColumn({ id: 'way', intl, label: 'clearing.col.way', priority: 3 }, (row) => row.way, (way) => enumLabelKey('way', way as Nomination['way'])),
     minorColumn({ id: 'contracted', intl, label: 'clearing.col.contractedQty' }, (row) => row.contractedQty, qtyDecimals),
@@ -100,22 +107,22 @@ export function NominationsTab() {
       cell: (row) => <NominatedQtyCell key={`${row.nominationId}:${row.updatedAt}`} row={row} open={isNominationOpen(row, now)} onSaved={onSaved} />,
     },
     textColumn({ id: 'unit', intl, label: 'clearing.col.unit', priority: 3 }, (row) => row.unit),
+    instantColumn({ id: 'deadline', intl, label: 'clearing.col.deadline' }, (row) => row.deadline),
     {
-      ...instantColumn({ id: 'deadline', intl, label: 'clearing.col.deadline' }, (row) => row.deadline),
-      cell: (row) => (
-        <span className="small">
-          <time dateTime={row.deadline}>{formatExchangeDateTime(intl, row.deadline)}</time>{' '}
-          {isNominationOpen(row, now) ? (
-            <span className="chip chip-warning">
-              <FormattedMessage id="clearing.nomination.open" />
-            </span>
-          ) : (
-            <span className="chip">
-              <FormattedMessage id="clearing.nomination.locked" />
-            </span>
-          )}
-        </span>
-      ),
+      id: 'state',
+      header: intl.formatMessage({ id: 'clearing.col.status' }),
+      sortValue: (row) => (isNominationOpen(row, now) ? 0 : 1),
+      cell: (row) =>
+        isNominationOpen(row, now) ? (
+          <span className="chip chip-warning">
+            <FormattedMessage id="clearing.nomination.open" />
+          </span>
+        ) : (
+          <span className="chip">
+            <FormattedMessage id="clearing.nomination.locked" />
+          </span>
+        ),
+      csv: (row) => (isNominationOpen(row, now) ? 'open' : 'locked'),
     },
     instantColumn({ id: 'updated', intl, label: 'clearing.col.updatedAt', priority: 3 }, (row) => row.updatedAt),
   ];

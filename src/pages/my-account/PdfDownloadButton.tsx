@@ -28,7 +28,7 @@ export function PdfDownloadButton({ path, fileName, label }: { path: string; fil
   }
   return (
     <span className="pdf-download">
-      <button type="button" className="button button-ghost button-small" onClick={() => void download()} disabled={busy} aria-busy={busy} aria-label={label}>
+      <button type="button" className="button button-secondary button-small" onClick={() => void download()} disabled={busy} aria-busy={busy} aria-label={label}>
         <FormattedMessage id="clearing.pdf" />
       </button>
       {error && (

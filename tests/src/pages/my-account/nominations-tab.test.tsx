@@ -48,6 +48,25 @@ describe('nominations tab', () => {
     expect(isNominationOpen({ ...open, deadline: '2020-01-01T00:00:00.000Z' }, Date.now())).toBe(false);
   });
 
+  it('writes the quantity the Romanian way and takes either decimal mark', async () => {
+    const fetchMock = stubApi({
+      [clearingRoutes.nominations]: list([open]),
+      [`PUT ${clearingRoutes.nominations}/NOM1`]: { body: nominationSchema.parse({ ...open, nominatedQty: 99_250, updatedAt: '2098-12-31T12:00:00.000Z' }) },
+    });
+    renderIn('ro', <NominationsTab />);
+    const input = (await screen.findByRole('textbox')) as HTMLInputElement;
+    expect(input.value).toBe('240,000');
+    fireEvent.change(input, { target: { value: '99,25' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Salvați' }));
+    await waitFor(() => expect((screen.getByRole('textbox') as HTMLInputElement).value).toBe('99,250'));
+    const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT')!;
+    expect(JSON.parse(String(put[1]?.body))).toEqual({ nominatedQty: 99_250 });
+    // Too many decimals for the asset: not sent.
+    fireEvent.change(screen.getByRole('textbox'), { target: { value: '1,2345' } });
+    expect((screen.getByRole('button', { name: 'Salvați' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole('textbox').getAttribute('aria-invalid')).toBe('true');
+  });
+
   it('shows the server’s refusal beside the row', async () => {
     stubApi({
       [clearingRoutes.nominations]: list([open]),
@@ -69,9 +88,9 @@ describe('nominations tab', () => {
     expect(tableRows('Nominations').map((cells) => cells[1])).toEqual(['T-200', 'T-201']);
     const file = await exportCsv();
     expect(file.text).toBe(
-      '\uFEFFDelivery day,Transaction,Client,Asset,Side,Contracted quantity,Nominated quantity,Unit,Nomination deadline,Updated at\r\n' +
-        '2099-01-02,T-200,RO-HIDRO,GSPOT-DA,bid,240.000,240.000,MWh,2099-01-01T12:00:00.000Z,2098-12-31T10:00:00.000Z\r\n' +
-        '2026-11-20,T-201,RO-HIDRO,GSPOT-DA,bid,120.000,100.000,MWh,2026-11-19T12:00:00.000Z,2098-12-31T10:00:00.000Z\r\n',
+      '\uFEFFDelivery day,Transaction,Client,Asset,Side,Contracted quantity,Nominated quantity,Unit,Nomination deadline,Status,Updated at\r\n' +
+        '2099-01-02,T-200,RO-HIDRO,GSPOT-DA,bid,240.000,240.000,MWh,2099-01-01T12:00:00.000Z,open,2098-12-31T10:00:00.000Z\r\n' +
+        '2026-11-20,T-201,RO-HIDRO,GSPOT-DA,bid,120.000,100.000,MWh,2026-11-19T12:00:00.000Z,locked,2098-12-31T10:00:00.000Z\r\n',
     );
     filterFrom('From', '2027-01-01');
     expect(screen.getByText('1-1 of 1')).toBeTruthy();
