@@ -93,6 +93,12 @@ function ClientReport({ report, decimals }: { report: FinancialReport; decimals:
           </dt>
           <dd>{money(report.unpaidAmount)}</dd>
         </div>
+        <div>
+          <dt>
+            <FormattedMessage id="clearing.report.engineFunds" />
+          </dt>
+          <dd>{report.engineFunds === null ? <FormattedMessage id="account.limits.notChecked" /> : money(report.engineFunds)}</dd>
+        </div>
       </dl>
       <table className="figures-table" aria-label={intl.formatMessage({ id: 'clearing.report.marginCallTable' }, { client: report.clientCode })}>
         <thead>

@@ -64,6 +64,8 @@ describe('financial report card', () => {
     expect(figures).toContain('Clearing limitRON 100,000.00');
     expect(figures).toContain('Total exposureRON 420,000.00');
     expect(figures).toContain('UnpaidRON 70,000.00');
+    // What the engine's funds check uses now (ORDER_INSUFFICIENT_FUNDS past it).
+    expect(figures).toContain('Funds for new ordersRON 47,500.00');
   });
 
   it('shows the financial info: the imbalance restriction and the tradeable quantity, in Romanian', async () => {
