@@ -118,11 +118,17 @@ export async function requestJson<T>(options: ApiOptions, path: string, parse: (
   return parsed;
 }
 
+/** A downloaded file: its bytes, and the name the server gave it (Content-Disposition), if a plain one. */
+export interface DownloadedFile {
+  body: Blob;
+  fileName: string | null;
+}
+
 /**
  * One file download (a PDF note or report) through the same client: the body as a Blob when the
  * answer is 2xx and of the expected type; refusals as requestJson rejects them.
  */
-export async function requestFile(options: ApiOptions, path: string, accept: string, init: Pick<RequestInit, 'token' | 'signal'>): Promise<Blob> {
+export async function requestFile(options: ApiOptions, path: string, accept: string, init: Pick<RequestInit, 'token' | 'signal'>): Promise<DownloadedFile> {
   const doFetch = options.fetch ?? globalThis.fetch;
   const headers: Record<string, string> = { Accept: `${accept}, application/json` };
   if (init.token) headers['Authorization'] = `Bearer ${init.token}`;
@@ -146,7 +152,9 @@ export async function requestFile(options: ApiOptions, path: string, accept: str
     throw new ApiCallError(code, params, response.status);
   }
   if (!(response.headers.get('Content-Type') ?? '').startsWith(accept)) throw new ApiCallError('UNKNOWN_ERROR', {}, response.status);
-  return response.blob();
+  // Only a plain name is taken (no path, no quoting tricks); anything else leaves the name to the caller.
+  const named = /filename="([A-Za-z0-9_.-]{1,200})"/.exec(response.headers.get('Content-Disposition') ?? '');
+  return { body: await response.blob(), fileName: named?.[1] ?? null };
 }
 
 export interface AuthApi {

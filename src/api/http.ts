@@ -1,4 +1,4 @@
-import { requestFile, requestJson as requestJsonOnce } from '../../streams/api.ts';
+import { requestFile, requestJson as requestJsonOnce, type DownloadedFile } from '../../streams/api.ts';
 import { activeToken, endSession } from '../auth/session.ts';
 import { loadingBar } from '../components/loading-bar.ts';
 import { ApiRequestError } from './errors.ts';
@@ -57,7 +57,7 @@ export async function authedRequest<T>(path: string, parse: BodyParser<T>, optio
 }
 
 /** A file (a PDF) as the signed-in user, under the loading bar; refusals as authedRequest's. */
-export async function authedDownload(path: string, accept: string, signal?: AbortSignal): Promise<Blob> {
+export async function authedDownload(path: string, accept: string, signal?: AbortSignal): Promise<DownloadedFile> {
   const token = activeToken();
   if (!token) throw new ApiRequestError('AUTH_TOKEN_EXPIRED', {}, 401);
   const done = loadingBar.start();

@@ -24,6 +24,7 @@ import {
   type Nomination,
 } from '../../protocol/clearing.ts';
 import type { Locale } from '../../protocol/enums.ts';
+import type { DownloadedFile } from '../../streams/api.ts';
 import { authedDownload, authedRequest } from '../api/http.ts';
 
 export interface ClearingList<T> {
@@ -69,7 +70,7 @@ export function updateNomination(nominationId: string, nominatedQty: number): Pr
   });
 }
 
-/** A PDF of the clearing house (a note, a summary, a report) in the user's language. */
-export function downloadPdf(path: string, locale: Locale): Promise<Blob> {
+/** A PDF of the clearing house (a note, a summary, a report) in the user's language, with the server's file name. */
+export function downloadPdf(path: string, locale: Locale): Promise<DownloadedFile> {
   return authedDownload(`${path}?${new URLSearchParams({ lang: locale }).toString()}`, 'application/pdf');
 }

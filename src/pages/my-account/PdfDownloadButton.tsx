@@ -7,8 +7,9 @@ import { formatApiError } from '../../i18n/format-error.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
 
 /**
- * Downloads a PDF of the clearing house in the user's language. The server wants the bearer token,
- * so the file is fetched and saved from memory rather than opened by a plain link.
+ * Downloads a PDF of the clearing house in the user's language, under the server's file name
+ * (`fileName` when it gives none). The server wants the bearer token, so the file is fetched and
+ * saved from memory rather than opened by a plain link.
  */
 export function PdfDownloadButton({ path, fileName, label }: { path: string; fileName: string; label: string }) {
   const intl = useIntl();
@@ -19,7 +20,8 @@ export function PdfDownloadButton({ path, fileName, label }: { path: string; fil
     setBusy(true);
     setError(null);
     try {
-      saveFile(fileName, await downloadPdf(path, locale));
+      const file = await downloadPdf(path, locale);
+      saveFile(file.fileName ?? fileName, file.body);
     } catch (cause) {
       setError(formatApiError(intl, toApiError(cause)));
     } finally {

@@ -33,12 +33,12 @@ describe('transaction reports tab', () => {
     expect(screen.getByText('1-1 of 1')).toBeTruthy();
   });
 
-  it('downloads the PDF with the bearer token, in the reader’s language, and saves it under the client and date', async () => {
+  it('downloads the PDF with the bearer token, in the reader’s language, and saves it under the server’s name', async () => {
     stubApi({ [clearingRoutes.transactionReports]: list(rows) });
     const fetchMock = vi.mocked(fetch);
     const listFetch = fetchMock.getMockImplementation()!;
     fetchMock.mockImplementation(async (url, init) =>
-      String(url).includes('/pdf') ? new Response('%PDF-1.7 fixture', { status: 200, headers: { 'Content-Type': 'application/pdf' } }) : listFetch(url as string, init),
+      String(url).includes('/pdf') ? new Response('%PDF-1.7 fixture', { status: 200, headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': 'attachment; filename="raport-tranzactii-RO-HIDRO-2026-11-23.pdf"' } }) : listFetch(url as string, init),
     );
     let saved: Blob | null = null;
     let fileName = '';
@@ -52,7 +52,7 @@ describe('transaction reports tab', () => {
     });
     renderIn('ro', <TransactionReportsTab />);
     fireEvent.click(await screen.findByRole('button', { name: 'Descărcați PDF-ul pentru Raport tranzacții 2026-11-23' }));
-    await waitFor(() => expect(screen.queryByRole('alert')?.textContent ?? fileName).toBe('transaction-report-RO-HIDRO-2026-11-23.pdf'));
+    await waitFor(() => expect(screen.queryByRole('alert')?.textContent ?? fileName).toBe('raport-tranzactii-RO-HIDRO-2026-11-23.pdf'));
     click.mockRestore();
     const call = fetchMock.mock.calls.find(([url]) => String(url).includes('/pdf'))!;
     expect(call[0]).toBe('/session/api/clearing/transaction-reports/TR1/pdf?lang=ro');
