@@ -100,7 +100,7 @@ function ClientReport({ report, decimals }: { report: FinancialReport; decimals:
           <dd>{report.engineFunds === null ? <FormattedMessage id="account.limits.notChecked" /> : money(report.engineFunds)}</dd>
         </div>
       </dl>
-      <table className="figures-table" aria-label={intl.formatMessage({ id: 'clearing.report.marginCallTable' }, { client: report.clientCode })}>
+      <table className="figures-table margin-call-table" aria-label={intl.formatMessage({ id: 'clearing.report.marginCallTable' }, { client: report.clientCode })}>
         <thead>
           <tr>
             <td />
