@@ -113,7 +113,7 @@ describe('screenshots', () => {
     ['my-account-profile', 'my-account'],
     ['my-account-login-history', 'my-account/login-history'],
     ['my-account-settings', 'my-account/account-settings'],
-    ['my-account-placeholder', 'my-account/warranties'],
+    ['my-account-placeholder', 'my-account/otc-transactions'],
     ['workspace', 'trading/workspace'],
     ['workspace-vertical', 'trading/workspaces_vertical'],
     ['trading-account', 'trading/account'],
