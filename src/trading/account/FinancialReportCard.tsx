@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { CLEARING_AMOUNT_DECIMALS, type FinancialInfo, type FinancialReport, type MarginParts } from '../../../protocol/clearing.ts';
 import { toApiError } from '../../api/errors.ts';
@@ -154,79 +154,66 @@ function ClientInfo({ info }: { info: FinancialInfo }) {
       <h3 className="subheading">
         <FormattedMessage id="clearing.info.title" />
       </h3>
-      <table className="figures-table" aria-label={intl.formatMessage({ id: 'clearing.info.imbalance' })}>
-        <caption>
-          <FormattedMessage id="clearing.info.imbalance" />
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">
-              <FormattedMessage id="clearing.col.asset" />
-            </th>
-            <th scope="col">
-              <FormattedMessage id="clearing.col.way" />
-            </th>
-            <th scope="col" className="align-end">
-              <FormattedMessage id="clearing.info.quantity" />
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {info.imbalance.length === 0 ? (
-            <tr>
-              <td colSpan={3} className="muted">
-                <FormattedMessage id="clearing.info.noImbalance" />
-              </td>
-            </tr>
-          ) : (
-            info.imbalance.map((row) => (
-              <tr key={`${row.assetId}:${row.way}`}>
-                <td className="mono">{asset(row.assetId)}</td>
-                <td>
-                  <FormattedMessage id={enumLabelKey('way', row.way)} />
-                </td>
-                <td className="align-end mono">{formatMinor(intl, row.quantity, row.quantityDecimals)}</td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-      <table className="figures-table" aria-label={intl.formatMessage({ id: 'clearing.info.tradeableQuantity' })}>
-        <caption>
-          <FormattedMessage id="clearing.info.tradeableQuantity" />
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">
-              <FormattedMessage id="clearing.col.asset" />
-            </th>
-            <th scope="col" className="align-end">
-              <FormattedMessage id="clearing.info.bid" />
-            </th>
-            <th scope="col" className="align-end">
-              <FormattedMessage id="clearing.info.ask" />
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {info.tradeableQuantity.length === 0 ? (
-            <tr>
-              <td colSpan={3} className="muted">
-                <FormattedMessage id="clearing.info.noTradeableLimit" />
-              </td>
-            </tr>
-          ) : (
-            info.tradeableQuantity.map((row) => (
-              <tr key={row.assetId}>
-                <td className="mono">{asset(row.assetId)}</td>
-                <td className="align-end mono">{quantity(row.bid, row.quantityDecimals)}</td>
-                <td className="align-end mono">{quantity(row.ask, row.quantityDecimals)}</td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+      <InfoTable
+        titleId="clearing.info.imbalance"
+        columns={[{ id: 'clearing.col.asset' }, { id: 'clearing.col.way' }, { id: 'clearing.info.quantity', end: true }]}
+        emptyId="clearing.info.noImbalance"
+        rows={info.imbalance.map((row) => ({
+          key: `${row.assetId}:${row.way}`,
+          cells: [asset(row.assetId), <FormattedMessage key="way" id={enumLabelKey('way', row.way)} />, formatMinor(intl, row.quantity, row.quantityDecimals)],
+        }))}
+      />
+      <InfoTable
+        titleId="clearing.info.tradeableQuantity"
+        columns={[{ id: 'clearing.col.asset' }, { id: 'clearing.info.bid', end: true }, { id: 'clearing.info.ask', end: true }]}
+        emptyId="clearing.info.noTradeableLimit"
+        rows={info.tradeableQuantity.map((row) => ({
+          key: row.assetId,
+          cells: [asset(row.assetId), quantity(row.bid, row.quantityDecimals), quantity(row.ask, row.quantityDecimals)],
+        }))}
+      />
     </div>
+  );
+}
+
+/** A small captioned table of the financial info: the first column an asset, figures aligned to the end. */
+function InfoTable({ titleId, columns, emptyId, rows }: { titleId: MessageKey; columns: Array<{ id: MessageKey; end?: boolean }>; emptyId: MessageKey; rows: Array<{ key: string; cells: ReactNode[] }> }) {
+  const intl = useIntl();
+  const cellClass = (index: number) => (index === 0 ? 'mono' : columns[index]?.end ? 'align-end mono' : undefined);
+  return (
+    <table className="figures-table" aria-label={intl.formatMessage({ id: titleId })}>
+      <caption>
+        <FormattedMessage id={titleId} />
+      </caption>
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th key={column.id} scope="col" className={column.end ? 'align-end' : undefined}>
+              <FormattedMessage id={column.id} />
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.length === 0 ? (
+          <tr>
+            <td colSpan={columns.length} className="muted">
+              <FormattedMessage id={emptyId} />
+            </td>
+          </tr>
+        ) : (
+          rows.map((row) => (
+            <tr key={row.key}>
+              {row.cells.map((cell, index) => (
+                <td key={index} className={cellClass(index)}>
+                  {cell}
+                </td>
+              ))}
+            </tr>
+          ))
+        )}
+      </tbody>
+    </table>
   );
 }
 
