@@ -188,6 +188,9 @@ export class SettlementService {
 
   private async runAndNotify(marketId: string, sessionDate: string): Promise<SettlementRun> {
     const run = await this.runner.run(marketId, sessionDate);
+    // From here clearing counts the session's trades (carried positions, obligations): the engine gives
+    // up their exposure and margin now rather than at the next session, so nothing is counted twice.
+    if (run.status === 'completed') await this.options.sequencer.submit({ type: 'settleSessionTrades', marketId, sessionDate });
     const at = new Date(this.options.now()).toISOString();
     const notes = await this.settlement.listNotes({ clientCodes: null, marketIds: null, marketId, from: sessionDate, to: sessionDate });
     for (const note of notes) this.options.notify({ kind: 'settlement', clientCode: note.clientCode, marketId, sessionDate, at });

@@ -18,7 +18,7 @@ import type { UncrossSimulation } from './matching.ts';
 import { activateOrder, addOrder, cancelOrder, modifyOrder, suspendOrder } from './orders.ts';
 import * as queries from './queries.ts';
 import { refuse, type Refusal } from './refusal.ts';
-import { operatorSession, setPhase, tick } from './session.ts';
+import { operatorSession, setPhase, settleSessionTrades, tick } from './session.ts';
 import { exportEngineState, importEngineState, type EngineSnapshot, type ImportOptions, type SnapshotAccess } from './snapshot.ts';
 import type { BookView, ClientTradeStats, EngineCommand, EngineResult, OrderView, ScheduleEntry, SessionStats } from './types.ts';
 import { validateInternalState } from './validate.ts';
@@ -71,6 +71,9 @@ export class Engine {
         break;
       case 'setSettlementPrice':
         refusal = this.advance(command.at) ?? setSettlementPrice(s, command.assetId, command.price, command.at);
+        break;
+      case 'settleSessionTrades':
+        refusal = this.advance(command.at) ?? settleSessionTrades(s, command.marketId, command.sessionDate, command.at);
         break;
       default:
         refusal = refuse(apiError('REQUEST_INVALID', { field: 'type', issue: 'unknownCommand' }));

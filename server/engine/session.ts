@@ -81,6 +81,27 @@ function newSession(a: AssetState, sessionDate: string): void {
   a.statsDirty = false;
 }
 
+/**
+ * Clearing has settled the session `sessionDate` of a market: every asset of the market still on that
+ * session gives up its clients' traded exposure and trade margin (settleSession), as the next session
+ * would. Changes nothing (and is not journaled) when there is nothing left to give up.
+ */
+export function settleSessionTrades(s: EngineState, marketId: string, sessionDate: string, at: number): Refusal | null {
+  const m = s.markets.get(marketId);
+  if (m === undefined) return refuse(apiError('REQUEST_INVALID', { field: 'marketId', issue: 'unknownMarket' }));
+  let changed = false;
+  for (const a of s.assets.values()) {
+    if (a.market !== m || a.sessionDate !== sessionDate) continue;
+    for (const cas of a.clients.values()) {
+      if (cas.tradedAmount === 0 && cas.tradesMargin === 0) continue;
+      settleSession(cas);
+      changed = true;
+    }
+  }
+  if (changed) s.emit({ type: 'config', kind: 'sessionTradesSettled', id: marketId, at });
+  return null;
+}
+
 /** Operator suspend, and resume to the phase before, of a market or one asset. */
 export function operatorSession(s: EngineState, c: OperatorSessionCommand): Refusal | null {
   const m = s.markets.get(c.marketId);

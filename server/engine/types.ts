@@ -248,6 +248,15 @@ export interface SetSettlementPriceCommand extends CommandBase {
   assetId: string;
   price: number | null;
 }
+/**
+ * The clearing house has settled a market's session: its trades' exposure and margin leave the
+ * engine's figures now (as a new session would take them), since clearing counts them from here on.
+ */
+export interface SettleSessionTradesCommand extends CommandBase {
+  type: 'settleSessionTrades';
+  marketId: string;
+  sessionDate: string;
+}
 
 export type EngineCommand =
   | AddOrderCommand
@@ -259,7 +268,8 @@ export type EngineCommand =
   | UpsertMarketCommand
   | UpsertAssetCommand
   | UpsertClientCommand
-  | SetSettlementPriceCommand;
+  | SetSettlementPriceCommand
+  | SettleSessionTradesCommand;
 
 
 // ---------------------------------------------------------------------------------------------------
@@ -425,7 +435,7 @@ export type EngineEvent =
   | { type: 'deltaT'; kind: 'start' | 'end'; assetId: string; endsAt: number; price: number; at: number }
   | { type: 'phase'; marketId: string; assetId: string | null; phase: SessionPhase; previous: SessionPhase; sessionDate: string; at: number }
   | { type: 'stats'; stats: SessionStats }
-  | { type: 'config'; kind: 'market' | 'asset' | 'client' | 'settlementPrice'; id: string; at: number };
+  | { type: 'config'; kind: 'market' | 'asset' | 'client' | 'settlementPrice' | 'sessionTradesSettled'; id: string; at: number };
 
 export type EngineParams = Record<string, string | number>;
 

@@ -90,6 +90,10 @@ describe.each(testDatabases)('a settlement day on $name', (database) => {
     expect(prices).toEqual([expect.objectContaining({ sessionDate: SESSION, priceFromTransactions: 40_857, value: 40_857, price: 40_857, previousValue: 40_000, variationBps: 214, source: 'transactions' })]);
     const runs = (await t.get('/clearing/settlement-runs?marketId=EL-FWD', admin)).body.items;
     expect(runs).toEqual([expect.objectContaining({ sessionDate: SESSION, status: 'completed', clients: 2 })]);
+    // Settled: the engine gives up the day's trade margin at once, and the carried position alone holds
+    // it (the same figure as the next day's below), not both.
+    expect(t.server.sequencer.engine.getClientFinancials(BUYER)).toMatchObject({ tradesMargin: 0, tradedValue: 0 });
+    expect((await report(BUYER, broker1)).initialMargin).toEqual({ orderPart: 0, transactionPart: 12_258, unlocked: 0, total: 12_258 });
   });
 
   it('4. the notes, obligations, commissions and financial reports equal the hand-computed figures', async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { clearingOk, clearingRefusal, contractsOf, recordTrade, release, reserve, settleSession } from '../../../server/engine/clearing.ts';
 import type { ClientConfig } from '../../../server/engine/types.ts';
-import { expectConsistent, harness } from './helpers.ts';
+import { expectConsistent, harness, MARKET } from './helpers.ts';
 import { asset, client, clientOn, engineState, order } from './state-builders.ts';
 
 function setUp(clearing: ClientConfig['clearing'], assetOverrides: Parameters<typeof asset>[0] = {}) {
@@ -87,6 +87,29 @@ describe('reservations and trade accounting', () => {
     expect(h.engine.getClientFinancials('C3')).toMatchObject({ openValue: 60_000, reservedMargin: 6_000, tradedValue: 40_000, tradesMargin: 4_000 });
     h.cancel(id);
     expect(h.engine.getClientFinancials('C3')).toMatchObject({ openValue: 0, reservedMargin: 0, tradedValue: 40_000 });
+    expectConsistent(h);
+  });
+
+  it('a settled session gives up its trades\' exposure and margin at once, open orders keep theirs, and only once', () => {
+    const h = harness({ asset: { marginBps: 1_000 }, clients: { C3: { clearing: { funds: 100_000, tradingLimit: 1_000_000 } } } });
+    h.place('bid', 10_000, 10, 'C3');
+    h.place('ask', 10_000, 4, 'C2');
+    expect(h.engine.getClientFinancials('C3')).toMatchObject({ openValue: 60_000, reservedMargin: 6_000, tradedValue: 40_000, tradesMargin: 4_000 });
+    // Another session date, or another market, is not this one.
+    expect(h.ok({ type: 'settleSessionTrades', at: h.now, marketId: MARKET, sessionDate: '2026-11-22' }).events).toEqual([]);
+    expect(h.run({ type: 'settleSessionTrades', at: h.now, marketId: 'NO-SUCH', sessionDate: '2026-11-23' })).toMatchObject({ result: 'REQUEST_INVALID', params: { field: 'marketId' } });
+    expect(h.engine.getClientFinancials('C3')).toMatchObject({ tradedValue: 40_000, tradesMargin: 4_000 });
+
+    const settled = h.ok({ type: 'settleSessionTrades', at: h.now, marketId: MARKET, sessionDate: '2026-11-23' });
+    expect(settled.events).toEqual([{ type: 'config', kind: 'sessionTradesSettled', id: MARKET, at: expect.any(Number) }]);
+    expect(h.engine.getClientFinancials('C3')).toMatchObject({ openValue: 60_000, reservedMargin: 6_000, tradedValue: 0, tradesMargin: 0 });
+    expect(h.engine.getClientFinancials('C2')).toMatchObject({ tradedValue: 0, tradesMargin: 0 });
+    expectConsistent(h);
+    // Nothing left to give up: no events, so the sequencer journals nothing.
+    expect(h.ok({ type: 'settleSessionTrades', at: h.now, marketId: MARKET, sessionDate: '2026-11-23' }).events).toEqual([]);
+    // A later trade of the same session counts again until its own settlement.
+    h.place('ask', 10_000, 1, 'C2');
+    expect(h.engine.getClientFinancials('C3')).toMatchObject({ tradedValue: 10_000, tradesMargin: 1_000 });
     expectConsistent(h);
   });
 });
