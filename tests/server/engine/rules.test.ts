@@ -2,6 +2,7 @@
  * One test per rule: each case builds the smallest state that triggers the rule and checks the code,
  * its parameters, that a refusal carries no events and leaves the engine consistent and unchanged.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { errorCatalogue, type ErrorCode } from '../../../protocol/error-codes.ts';
 import type { EngineResult } from '../../../server/engine/types.ts';
@@ -399,10 +400,39 @@ describe('order, session and clearing rules: one test per code', () => {
 
   /** Refused by the API or the sequencer, never by the engine: tested in tests/server/http/orders.routes.test.ts and tests/server/trading/sequencer.test.ts. */
   const refusedBeforeTheEngine = new Set<ErrorCode>(['ORDER_VALIDITY_NOT_EXPECTED', 'ORDER_VALIDITY_TOO_FAR', 'ORDER_IDEMPOTENCY_KEY_REUSED']);
+  // The clearing house's own refusals (warranties, settlement, payments, nominations: server/clearing/),
+  // not pre-trade checks of the engine; their routes' tests cover them.
+  const refusedByTheClearingHouse = new Set<ErrorCode>([
+    'CLEARING_CLIENT_NOT_FOUND',
+    'CLEARING_DATE_RANGE_INVALID',
+    'CLEARING_WARRANTY_NOT_FOUND',
+    'CLEARING_WARRANTY_DATES_INVALID',
+    'CLEARING_WARRANTY_DUPLICATE',
+    'CLEARING_WARRANTY_RELEASED',
+    'CLEARING_WARRANTY_CURRENCY',
+    'CLEARING_SETTLEMENT_PRICE_NOT_FOUND',
+    'CLEARING_SESSION_NOT_CLOSED',
+    'CLEARING_SETTLEMENT_RUN_IN_PROGRESS',
+    'CLEARING_OBLIGATION_NOT_FOUND',
+    'CLEARING_OBLIGATION_ALREADY_SETTLED',
+    'CLEARING_NOTE_NOT_FOUND',
+    'CLEARING_REPORT_NOT_FOUND',
+    'CLEARING_NOMINATION_NOT_FOUND',
+    'CLEARING_NOMINATION_LOCKED',
+    'CLEARING_NOMINATION_QUANTITY',
+  ]);
+
+  it('leaves to the clearing house only codes the engine never raises', () => {
+    const engineSources = readdirSync(new URL('../../../server/engine/', import.meta.url), { recursive: true })
+      .filter((file) => String(file).endsWith('.ts'))
+      .map((file) => readFileSync(new URL(`../../../server/engine/${String(file)}`, import.meta.url), 'utf8'))
+      .join('\n');
+    expect([...refusedByTheClearingHouse].filter((code) => !(code in errorCatalogue) || engineSources.includes(`'${code}'`))).toEqual([]);
+  });
 
   it('covers every order, session and clearing code of the catalogue', () => {
     const covered = new Set(cases.map((c) => c.code));
-    const required = (Object.keys(errorCatalogue) as ErrorCode[]).filter((code) => /^(ORDER|SESSION|CLEARING)_/.test(code) && !refusedBeforeTheEngine.has(code));
+    const required = (Object.keys(errorCatalogue) as ErrorCode[]).filter((code) => /^(ORDER|SESSION|CLEARING)_/.test(code) && !refusedBeforeTheEngine.has(code) && !refusedByTheClearingHouse.has(code));
     expect(required.filter((code) => !covered.has(code))).toEqual([]);
   });
 
