@@ -122,7 +122,7 @@ export class DocumentWriter {
   }
 
   /** The text cut to `width` with an ellipsis (a long asset name must not spill into the next column). */
-  private fit(text: string, width: number, size: number, bold = false): string {
+  private clipToWidth(text: string, width: number, size: number, bold = false): string {
     if (this.textWidth(text, size, bold) <= width) return text;
     let cut = text;
     while (cut.length > 0 && this.textWidth(`${cut}…`, size, bold) > width) cut = cut.slice(0, -1);
@@ -143,7 +143,7 @@ export class DocumentWriter {
     if (current !== '') lines.push(current);
     const kept = lines.length <= maxLines ? lines : [...lines.slice(0, maxLines - 1), lines.slice(maxLines - 1).join(' ')];
     // A single word wider than the cell (a long code) is cut too.
-    return kept.map((line) => this.fit(line, width, size, bold));
+    return kept.map((line) => this.clipToWidth(line, width, size, bold));
   }
 
   heading(exchange: string, issuer: string, title: string): void {
@@ -161,7 +161,7 @@ export class DocumentWriter {
     for (const [label, value] of rows) {
       this.ensureRoom(size + 5);
       this.put(`${label}:`, this.left, this.y, size, true);
-      this.put(this.fit(value, this.width - labelWidth, size), this.left + labelWidth, this.y, size);
+      this.put(this.clipToWidth(value, this.width - labelWidth, size), this.left + labelWidth, this.y, size);
       this.y += size + 5;
     }
     this.y += 8;
@@ -259,7 +259,7 @@ export class DocumentWriter {
       this.doc.switchToPage(index);
       const y = this.doc.page.height - MARGIN - 10;
       this.doc.save().moveTo(MARGIN, y - 6).lineTo(this.doc.page.width - MARGIN, y - 6).lineWidth(0.4).stroke(RULE_COLOR).restore();
-      this.put(this.fit(this.meta.footer, this.doc.page.width / 2, 7), MARGIN, y, 7);
+      this.put(this.clipToWidth(this.meta.footer, this.doc.page.width / 2, 7), MARGIN, y, 7);
       const label = this.meta.pageLabel(index - start + 1, count);
       this.put(label, this.doc.page.width - MARGIN - this.textWidth(label, 7), y, 7);
     }
