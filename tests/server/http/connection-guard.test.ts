@@ -98,7 +98,15 @@ describe('idle connections and the per-address cap', () => {
     expect(firstDropped - opened).toBeGreaterThanOrEqual(timeouts.headersMs - 50);
     expect(lastClosed - opened).toBeLessThan(timeouts.connectionMs);
 
-    // And the address that held them is served again.
+    // And the address that held them is served again, once the server has seen the closes too (the
+    // client sees its socket close before the server's 'close' event frees the slot).
+    const server = t.server.app.server;
+    const openOnServer = () => new Promise<number>((resolve) => server.getConnections((_error, count) => resolve(count)));
+    let stillOpen = await openOnServer();
+    for (const deadline = Date.now() + 5_000; stillOpen >= CAP && Date.now() < deadline; stillOpen = await openOnServer()) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(stillOpen).toBeLessThan(CAP);
     expect((await getFrom('127.0.0.1', port, '/session/api/health')).status).toBe(200);
     console.log(`connection-guard: silent=${sockets.length} cap=${CAP} refusedAtOnce=${refusedAtOnce} droppedAtHeaderDeadline=${closedAt.size - refusedAtOnce} lastClosedAfterMs=${lastClosed - opened} otherClientMs=${other.ms}`);
   }, 30_000);
