@@ -23,12 +23,16 @@ export const destinations = {
   chat: '/user/queue/chat',
   /** Clearing changes of the user's clients (settlements, payments, margin calls, warranties): ClearingChange. */
   clearing: '/user/queue/clearing',
+  /** Workflow changes of instances the user takes part in (OTC, transfer, margin activation, contract, whitelist): WorkflowChange. */
+  workflows: '/user/queue/workflows',
+  /** Every workflow change, for administrators only (the approval queues): WorkflowChange. Others receive nothing on it. */
+  workflowApprovals: '/user/queue/workflow-approvals',
   /** Client-to-server SEND target for chat messages. */
   chatSend: '/app/chat',
 } as const;
 
 export type TopicKind = 'book' | 'trades' | 'marketWatch' | 'phase' | 'stats' | 'activity';
-export type PrivateQueueKind = 'myOrders' | 'myTrades' | 'myMarketWatch' | 'notifications' | 'chat' | 'clearing';
+export type PrivateQueueKind = 'myOrders' | 'myTrades' | 'myMarketWatch' | 'notifications' | 'chat' | 'clearing' | 'workflows' | 'workflowApprovals';
 
 export type ParsedDestination =
   | { kind: TopicKind; id: string }
@@ -50,6 +54,8 @@ const privateQueues: Array<[string, PrivateQueueKind]> = [
   [destinations.notifications, 'notifications'],
   [destinations.chat, 'chat'],
   [destinations.clearing, 'clearing'],
+  [destinations.workflows, 'workflows'],
+  [destinations.workflowApprovals, 'workflowApprovals'],
 ];
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 

@@ -169,6 +169,23 @@ export const errorCatalogue = {
   OTC_PRICE_VARIATION: { status: 422, params: ['maxPercent', 'settlementPrice'] },
   OTC_LIMIT_DATE_EXCEEDED: { status: 422, params: [] },
 
+  // Workflows (issue 15): every workflow instance
+  WORKFLOW_NOT_FOUND: { status: 404, params: ['instanceId'] },
+  /** The machine does not offer this action in this state to this user. */
+  WORKFLOW_ACTION_NOT_ALLOWED: { status: 409, params: ['action', 'status'] },
+  /** Someone else changed the instance first (a concurrent approval): reload and decide again. */
+  WORKFLOW_CONFLICT: { status: 409, params: ['instanceId', 'version'] },
+  WORKFLOW_REASON_REQUIRED: { status: 422, params: ['action'] },
+  WORKFLOW_IDEMPOTENCY_KEY_REUSED: { status: 422, params: [] },
+  OTC_DELIVERY_DATES_INVALID: { status: 422, params: ['firstDeliveryDate', 'lastDeliveryDate'] },
+  OTC_SAME_CLIENT: { status: 422, params: ['clientCode'] },
+  OTC_ASSET_NOT_ALLOWED: { status: 422, params: ['assetId'] },
+  TRANSFER_IN_PROGRESS: { status: 409, params: ['transactionId'] },
+  MARGIN_EXPOSURE_ALREADY_ACTIVE: { status: 409, params: ['transactionId'] },
+  WHITELIST_SELF: { status: 422, params: ['partner'] },
+  CONTRACT_TOO_LARGE: { status: 413, params: ['limitBytes'] },
+  CONTRACT_NOT_MULTIPART: { status: 415, params: ['contentType'] },
+
   // Workspaces
   WORKSPACE_DELETE_FAILED: { status: 500, params: [] },
   WORKSPACE_SAVE_FAILED: { status: 500, params: [] },

@@ -11,3 +11,4 @@ export * from './phase-actions.ts';
 export * from './account.ts';
 export * from './chat.ts';
 export * from './clearing.ts';
+export * from './workflows.ts';
