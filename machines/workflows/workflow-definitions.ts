@@ -5,6 +5,7 @@
  * machines: no actor, no I/O, so the server can check an event inside its database transaction.
  */
 import { initialTransition, transition, type AnyMachineSnapshot, type AnyStateMachine, type EventObject } from 'xstate';
+import type { ErrorCode } from '../../protocol/error-codes.ts';
 import { actionsWithReason, workflowActionsByKind, type WorkflowAction, type WorkflowKind } from '../../protocol/workflows.ts';
 import { marginActivationMachine } from './margin-activation.machine.ts';
 import { otcDealMachine } from './otc-deal.machine.ts';
@@ -27,7 +28,8 @@ export interface StoredMachineState {
   context: Record<string, unknown>;
 }
 
-export type WorkflowEvent = EventObject & { actor: WorkflowActor; reason?: string };
+/** An event for any workflow machine: a user's action (with a reason where needed) or the system's, with its code. */
+export type WorkflowEvent = EventObject & { actor: WorkflowActor; reason?: string; code?: ErrorCode };
 
 function machineOf(kind: WorkflowKind): AnyStateMachine {
   return workflowMachines[kind] as AnyStateMachine;

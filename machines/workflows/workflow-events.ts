@@ -11,7 +11,7 @@ export interface WorkflowUserEvent<T extends string> {
 
 /** The system's events: the limit date passed, or the server's checks refused the step. */
 export type WorkflowSystemEvent =
-  | { type: 'expire'; actor: WorkflowActor }
+  | { type: 'expire'; actor: WorkflowActor; code: ErrorCode }
   | { type: 'checksFailed'; actor: WorkflowActor; code: ErrorCode };
 
 /** What every workflow machine keeps: its two sides and the last reason. */
