@@ -398,6 +398,8 @@ export class Connection implements DeliveryTarget {
     if (!isPrivate && !options.authorize(principal, parsed)) {
       refuse('STOMP_DESTINATION_FORBIDDEN', { destination });
     }
+    // The approval queues carry every workflow change: the operator's alone.
+    if (parsed.kind === 'workflowApprovals' && !principal.roles.includes('administrator')) refuse('STOMP_DESTINATION_FORBIDDEN', { destination });
     const subscription: Subscription = {
       id,
       destination,

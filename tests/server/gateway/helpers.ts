@@ -13,6 +13,7 @@ const FORGER_SECRET = new TextEncoder().encode('someone-else-secret-0123456789ab
 export const principals: Record<string, Principal> = {
   alice: { userId: 'u-alice', username: 'alice', roles: ['client'], clientCodes: ['C1'], marketIds: ['M1'] },
   bob: { userId: 'u-bob', username: 'bob', roles: ['client'], clientCodes: ['C2'], marketIds: ['M2'] },
+  operator: { userId: 'u-operator', username: 'operator', roles: ['administrator'], clientCodes: [], marketIds: ['M1', 'M2'] },
 };
 /** Asset -> market, for topic authorisation. */
 const assetMarket: Record<string, string> = { A1: 'M1', B1: 'M2' };

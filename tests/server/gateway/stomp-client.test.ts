@@ -207,6 +207,24 @@ describe('subscriptions', () => {
     await until(() => gateway.connectionCount() === 0);
   });
 
+  it('keeps the workflow approval queue to administrators', async () => {
+    const { gateway } = await setup();
+    const c = await client('alice');
+    const error = nextStompError(c);
+    c.subscribe(destinations.workflowApprovals, () => {});
+    expect(JSON.parse((await error).body)).toEqual({ code: 'STOMP_DESTINATION_FORBIDDEN', params: { destination: destinations.workflowApprovals } });
+    await until(() => gateway.connectionCount() === 0);
+
+    const operator = await client('operator');
+    const approvals = inbox();
+    const ready = receipt(operator, 'approvals');
+    operator.subscribe(destinations.workflowApprovals, approvals.push, { receipt: 'approvals' });
+    await ready;
+    gateway.sendToUser('u-operator', destinations.workflowApprovals, { instanceId: 'W-1' });
+    await until(() => approvals.messages.length === 1);
+    expect(JSON.parse(approvals.messages[0]!.body)).toEqual({ instanceId: 'W-1' });
+  });
+
   it('refuses an unknown destination and a duplicate subscription id', async () => {
     await setup();
     const c1 = await client('alice');
