@@ -160,6 +160,14 @@ export const errorCatalogue = {
   TRANSFER_PARTNER_INSUFFICIENT_FUNDS: { status: 422, params: ['transactionId'] },
   TRANSFER_LIMIT_DATE_EXCEEDED: { status: 422, params: ['transactionId'] },
   TRANSFER_NOT_PARTICIPANT: { status: 403, params: ['transactionId'] },
+  /** The engine's post-trade commands (registerOffBookTrade, novateTransaction, setTransactionMarginsExposure). */
+  TRANSACTION_NOT_FOUND: { status: 404, params: ['transactionId'] },
+  TRANSACTION_SAME_PARTY: { status: 422, params: ['clientCode'] },
+  TRANSFER_ALREADY_DONE: { status: 409, params: ['transactionId'] },
+  TRANSFER_QTY_INVALID: { status: 422, params: ['transactionId', 'max'] },
+  /** A whitelist (bilateral) query on an asset that is not whitelist-restricted. */
+  ASSET_NOT_BILATERAL: { status: 422, params: ['assetId'] },
+  ASSET_NOT_FOUND: { status: 404, params: ['assetId'] },
 
   // OTC rejection reasons
   OTC_INITIATOR_NOT_ACTIVE: { status: 422, params: [] },

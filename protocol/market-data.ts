@@ -58,12 +58,26 @@ export const tradeSchema = z.strictObject({
 });
 export type Trade = z.infer<typeof tradeSchema>;
 
-/** A transaction as its participants see it (private queue, REST), with both parties. */
+/** How a transaction came to be: matched in the book, an OTC deal, or a transfer's children (transfer, split). */
+export const transactionOrigins = ['book', 'otc', 'transfer', 'split'] as const;
+export type TransactionOrigin = (typeof transactionOrigins)[number];
+/** superseded: transferred to the central counterparty (its children carry its quantity on). */
+export const transactionStatuses = ['active', 'superseded'] as const;
+export type TransactionStatus = (typeof transactionStatuses)[number];
+
+/**
+ * A transaction as its participants see it (private queue, REST), with both parties. Off the book
+ * (origin other than book) it has no orders (buyOrderId, sellOrderId '') and, as no order took
+ * liquidity, aggressor 'bid' by convention (the origin tells it apart).
+ * origin and status are absent from rows written before they existed: read them as book and active.
+ */
 export const transactionSchema = tradeSchema.extend({
   buyer: z.string(),
   seller: z.string(),
   buyOrderId: z.string(),
   sellOrderId: z.string(),
+  origin: z.enum(transactionOrigins).optional(),
+  status: z.enum(transactionStatuses).optional(),
   marginsExposureActive: z.boolean(),
   externalTransactionId: z.string().nullable(),
   gasfwTransactionId: z.string().nullable(),

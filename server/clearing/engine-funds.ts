@@ -244,11 +244,12 @@ export class EngineFunds {
     await this.refresh(clients.map((client) => client.code));
   }
 
-  /** The sequencer's listener: trades change variation losses and offsets; refreshed off the hot path. */
+  /** The sequencer's listener: trades (book and off-book) and margin switches change the margins; refreshed off the hot path. */
   onEvents = (events: readonly EngineEvent[]): void => {
     for (const event of events) {
-      if (event.type !== 'trade') continue;
-      for (const clientCode of [event.buyer, event.seller]) if (this.managed === null || this.managed.has(clientCode)) this.pendingClients.add(clientCode);
+      const t = event.type === 'trade' || event.type === 'transactionUpdate' ? event : event.type === 'offBookTrade' ? event.transaction : null;
+      if (t === null) continue;
+      for (const clientCode of [t.buyer, t.seller]) if (this.managed === null || this.managed.has(clientCode)) this.pendingClients.add(clientCode);
     }
     this.armTradeRefresh();
   };

@@ -9,7 +9,7 @@ import { OrderIndex } from './order-index.ts';
 import { BID } from './sides.ts';
 import type { Level } from './book.ts';
 import type { AssetState, ClientState, MarketState, OrderState } from './state.ts';
-import type { CancelReason, EngineEvent, OrderEventKind } from './types.ts';
+import type { CancelReason, EngineEvent, OrderEventKind, TransactionRecord } from './types.ts';
 
 const NO_EVENTS: EngineEvent[] = [];
 
@@ -22,6 +22,10 @@ export class EngineState {
   readonly expiries = new ExpiryHeap();
   /** Assets with a running delta T, in start order (tick() breaks ties on it). */
   readonly deltaTAssets = new Set<AssetState>();
+  /** Off-book transactions and those post-trade commands touched, by id (see TransactionRecord). */
+  readonly transactions = new Map<number, TransactionRecord>();
+  /** Active whitelist relations, both ways: client code -> its partners (bilateral assets). */
+  readonly relations = new Map<string, Set<string>>();
   /** Value and margin of the order being added at its full quantity (see clearing.ts reserve()). */
   hintQty = -1;
   hintValue = 0;
@@ -114,6 +118,7 @@ export class EngineState {
       aggressor,
       qty,
       price,
+      marginsExposureActive: a.bookTradesMargined,
     });
   }
 

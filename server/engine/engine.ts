@@ -20,8 +20,11 @@ import * as queries from './queries.ts';
 import { refuse, type Refusal } from './refusal.ts';
 import { operatorSession, setPhase, settleSessionTrades, tick } from './session.ts';
 import { exportEngineState, importEngineState, type EngineSnapshot, type ImportOptions, type SnapshotAccess } from './snapshot.ts';
-import type { BookView, ClientTradeStats, EngineCommand, EngineResult, OrderView, ScheduleEntry, SessionStats } from './types.ts';
+import { transactionViewOfRecord } from './events.ts';
+import type { BookLevelView, BookView, ClientTradeStats, EngineCommand, EngineResult, OrderView, ScheduleEntry, SessionStats, TransactionView } from './types.ts';
+import { novateTransaction, registerOffBookTrade, setTransactionMarginsExposure } from './transactions.ts';
 import { validateInternalState } from './validate.ts';
+import { arePartners, setWhitelistRelation } from './whitelist.ts';
 
 export type { EngineInternals } from './internals.ts';
 
@@ -74,6 +77,18 @@ export class Engine {
         break;
       case 'settleSessionTrades':
         refusal = this.advance(command.at) ?? settleSessionTrades(s, command.marketId, command.sessionDate, command.at);
+        break;
+      case 'registerOffBookTrade':
+        refusal = this.advance(command.at) ?? registerOffBookTrade(s, command);
+        break;
+      case 'novateTransaction':
+        refusal = this.advance(command.at) ?? novateTransaction(s, command);
+        break;
+      case 'setTransactionMarginsExposure':
+        refusal = this.advance(command.at) ?? setTransactionMarginsExposure(s, command);
+        break;
+      case 'setWhitelistRelation':
+        refusal = this.advance(command.at) ?? setWhitelistRelation(s, command);
         break;
       default:
         refusal = refuse(apiError('REQUEST_INVALID', { field: 'type', issue: 'unknownCommand' }));
@@ -160,6 +175,27 @@ export class Engine {
   getClientFinancials(clientCode: string): ReturnType<typeof queries.getClientFinancials> {
     return queries.getClientFinancials(this.s, clientCode);
   }
+  /** A transaction the engine holds (off the book, or touched by a post-trade command), as a view. */
+  getTransaction(transactionId: number): TransactionView | undefined {
+    const record = this.s.transactions.get(transactionId);
+    return record === undefined ? undefined : transactionViewOfRecord(record);
+  }
+  /** Whether two clients have an active whitelist relation (bilateral assets). */
+  arePartners(clientCode: string, partnerCode: string): boolean {
+    return arePartners(this.s, clientCode, partnerCode);
+  }
+  /**
+   * Per price level of each side of a bilateral asset, the quantity resting orders of partners of any
+   * of `clientCodes` offer there (what those clients may trade with), best first; undefined for an
+   * unknown asset.
+   */
+  tradeableLevels(assetId: string, clientCodes: readonly string[]): { bids: BookLevelView[]; asks: BookLevelView[] } | undefined {
+    return queries.tradeableLevels(this.s, assetId, clientCodes);
+  }
+  /** Whether the asset is whitelist-restricted (undefined for an unknown asset). */
+  isBilateral(assetId: string): boolean | undefined {
+    return this.s.assets.get(assetId)?.bilateral;
+  }
   /** Opening-auction preview: the volume that would execute now and the marginal prices (no state change). */
   indicativeUncross(assetId: string): UncrossSimulation | undefined {
     return queries.indicativeUncross(this.s, assetId);
@@ -222,6 +258,8 @@ export class Engine {
       orders: s.orders,
       expiries: s.expiries,
       deltaTAssets: s.deltaTAssets,
+      transactions: s.transactions,
+      relations: s.relations,
       getCounters: () => ({
         nextOrderId: s.nextOrderId,
         nextTransactionId: s.nextTransactionId,
@@ -253,6 +291,8 @@ export class Engine {
       orders: s.orders,
       counters: { nextOrderId: s.nextOrderId, nextTransactionId: s.nextTransactionId, nextPriority: s.nextPriority, now: s.now },
       deltaTAssets: s.deltaTAssets,
+      transactions: s.transactions,
+      relations: s.relations,
     };
   }
 }

@@ -8,7 +8,7 @@
  */
 import type { OrderStatus } from '../../protocol/enums.ts';
 import type { OrderHeader, ProductInfo } from './header.ts';
-import type { OrderEvent, OrderView, TradeEvent, TransactionView } from './types.ts';
+import type { OrderEvent, OrderView, TradeEvent, TransactionRecord, TransactionView } from './types.ts';
 
 /** An order at one moment: its header and changing fields (the engine's OrderState, or an order event). */
 export interface OrderMoment {
@@ -100,12 +100,44 @@ export function transactionViewOf(event: TradeEvent): TransactionView {
     noCnt: contractsOf(p, event.qty),
     txDate: p.sessionDate,
     timestamp: event.at,
-    marginsExposureActive: p.marginsExposureActive,
+    origin: 'book',
+    status: 'active',
+    marginsExposureActive: event.marginsExposureActive,
     externalTransactionId: null,
     gasfwTransactionId: null,
     transferTimestamp: null,
     parentTransactionId: null,
     grandParentTransactionId: null,
     splitTimestamp: null,
+  };
+}
+
+/** The SPEC §3 Transaction of a transaction the engine holds (off the book: no orders, brokers or aggressor). */
+export function transactionViewOfRecord(r: TransactionRecord): TransactionView {
+  return {
+    transactionId: r.transactionId,
+    assetId: r.assetId,
+    marketId: r.marketId,
+    buyer: r.buyer,
+    seller: r.seller,
+    buyOrderId: null,
+    sellOrderId: null,
+    buyerBrokerId: null,
+    sellerBrokerId: null,
+    aggressor: null,
+    origin: r.origin,
+    status: r.status,
+    qty: r.qty,
+    price: r.price,
+    noCnt: r.noCnt,
+    txDate: r.txDate,
+    timestamp: r.timestamp,
+    marginsExposureActive: r.marginsExposureActive,
+    externalTransactionId: r.externalTransactionId,
+    gasfwTransactionId: null,
+    transferTimestamp: r.transferTimestamp,
+    parentTransactionId: r.parentTransactionId,
+    grandParentTransactionId: r.grandParentTransactionId,
+    splitTimestamp: r.splitTimestamp,
   };
 }

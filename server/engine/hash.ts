@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { ASK, BID } from './sides.ts';
 import type { EngineInternals } from './internals.ts';
+import { relationPairs } from './whitelist.ts';
 
 function byKey<T>(map: ReadonlyMap<string, T>): Array<[string, T]> {
   return [...map.entries()].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
@@ -49,5 +50,10 @@ export function computeStateHash(s: EngineInternals): string {
   for (const [code, c] of byKey(s.clients)) {
     put(['client', code, c.reservedMargin, c.tradesMargin, c.openValue, c.tradedValue, c.openContracts, c.config]);
   }
+  // Post-trade state: only when there is some, so the hash of an engine without any stays as it was.
+  const txIds = [...s.transactions.keys()].sort((x, y) => x - y);
+  for (const id of txIds) put(['transaction', s.transactions.get(id)]);
+  const pairs = relationPairs(s.relations);
+  if (pairs.length > 0) put(['relations', pairs]);
   return h.digest('hex');
 }

@@ -9,6 +9,7 @@ import type { EngineState } from './engine-state.ts';
 import { retire } from './resting.ts';
 import { ASK, BID, type SideIndex } from './sides.ts';
 import { clientUnlink, type AssetState, type OrderState } from './state.ts';
+import { partnersOf } from './whitelist.ts';
 
 /** Continuous matching of an incoming order against the opposite side, at the resting prices. */
 export function matchIncoming(s: EngineState, a: AssetState, taker: OrderState, at: number): void {
@@ -37,6 +38,62 @@ export function matchIncoming(s: EngineState, a: AssetState, taker: OrderState, 
   }
   taker.status = taker.remaining === 0 ? 'traded' : 'tradedPartially';
   taker.lastModifiedAt = at;
+}
+
+/**
+ * Continuous matching on a bilateral asset: as matchIncoming, but only against resting orders of the
+ * taker's whitelist partners; the others are skipped and stay in the book, whose levels are walked by
+ * index (best last) so that a level emptied and removed under the walk shifts only levels already passed.
+ */
+export function matchIncomingBilateral(s: EngineState, a: AssetState, taker: OrderState, at: number): void {
+  const oppSide: SideIndex = taker.side === BID ? ASK : BID;
+  const levels = a.book.sides[oppSide].levels;
+  const isBid = taker.side === BID;
+  const limit = taker.price;
+  const partners = partnersOf(s, taker.clientCode);
+  for (let i = levels.length - 1; i >= 0 && taker.remaining > 0; i--) {
+    const level = levels[i]!;
+    const price = level.price;
+    if (isBid ? price > limit : price < limit) break;
+    let traded = false;
+    let maker = level.head;
+    while (maker !== null && taker.remaining > 0) {
+      const next = maker.next;
+      if (partners.has(maker.clientCode)) {
+        const q = maker.remaining < taker.remaining ? maker.remaining : taker.remaining;
+        taker.remaining -= q;
+        taker.tradedQty += q;
+        taker.tradedValue += q * price;
+        if (isBid) trade(s, a, taker, maker, q, price, 'bid', at);
+        else trade(s, a, maker, taker, q, price, 'ask', at);
+        fillResting(s, a, maker, q, price, at);
+        traded = true;
+      }
+      maker = next;
+    }
+    if (traded) s.levelEvent(a, oppSide, level);
+  }
+  taker.status = taker.tradedQty === 0 ? taker.status : taker.remaining === 0 ? 'traded' : 'tradedPartially';
+  taker.lastModifiedAt = at;
+}
+
+/** Whether an order of `clientCode` on `side` at `price` meets a resting order of a partner (bilateral assets). */
+export function crossesPartner(s: EngineState, a: AssetState, side: SideIndex, price: number, clientCode: string): boolean {
+  return partnerQty(s, a, side, price, clientCode, 1) > 0;
+}
+
+/** Partners' opposite quantity at prices an order on `side` at `price` accepts, counted up to `want` (FOK on bilateral assets). */
+export function partnerQty(s: EngineState, a: AssetState, side: SideIndex, price: number, clientCode: string, want: number): number {
+  const levels = a.book.sides[side === BID ? ASK : BID].levels;
+  const partners = partnersOf(s, clientCode);
+  if (partners.size === 0) return 0;
+  let total = 0;
+  for (let i = levels.length - 1; i >= 0 && total < want; i--) {
+    const level = levels[i]!;
+    if (side === BID ? level.price > price : level.price < price) break;
+    for (let o = level.head; o !== null && total < want; o = o.next) if (partners.has(o.clientCode)) total += o.remaining;
+  }
+  return total;
 }
 
 /** A resting order gives `q` at `price`. */
@@ -126,6 +183,7 @@ export function uncross(s: EngineState, a: AssetState, mode: 'auction' | 'deltaT
   if (!a.book.crossed()) return 0;
   const sim = simulateUncross(a);
   const price = uncrossPrice(a, mode, competingSide, sim);
+  if (a.bilateral) return uncrossBilateral(s, a, price, at);
   // execute in price-time priority
   const bidSide = a.book.sides[BID];
   const askSide = a.book.sides[ASK];
@@ -153,4 +211,49 @@ export function uncross(s: EngineState, a: AssetState, mode: 'auction' | 'deltaT
   a.stats.surplusQty = bidLeft - askLeft;
   s.statsChanged(a);
   return price;
+}
+
+/**
+ * The uncross of a bilateral asset, at the price the whole book gives: bids at or above it in
+ * price-time priority, each against the asks at or below it in price-time priority whose client is a
+ * partner. Orders are taken in two lists first (filling retires orders and empties levels under the
+ * walk); every pair is visited once, so it ends however the relations lie. Non-partners stay crossed.
+ */
+function uncrossBilateral(s: EngineState, a: AssetState, price: number, at: number): number {
+  const bids = eligible(a, BID, price);
+  const asks = eligible(a, ASK, price);
+  let volume = 0;
+  for (const b of bids) {
+    const partners = partnersOf(s, b.clientCode);
+    if (partners.size === 0) continue;
+    for (const sell of asks) {
+      if (b.remaining === 0) break;
+      if (sell.remaining === 0 || !partners.has(sell.clientCode)) continue;
+      const q = b.remaining < sell.remaining ? b.remaining : sell.remaining;
+      const bl = b.level!;
+      const al = sell.level!;
+      trade(s, a, b, sell, q, price, b.priority > sell.priority ? 'bid' : 'ask', at);
+      fillResting(s, a, b, q, price, at);
+      fillResting(s, a, sell, q, price, at);
+      s.levelEvent(a, BID, bl);
+      s.levelEvent(a, ASK, al);
+      volume += q;
+    }
+  }
+  a.stats.tradeableQty = volume;
+  a.stats.surplusQty = 0;
+  s.statsChanged(a);
+  return volume > 0 ? price : 0;
+}
+
+/** Resting orders of one side at prices that accept `price`, best level first, FIFO within a level. */
+function eligible(a: AssetState, side: SideIndex, price: number): OrderState[] {
+  const levels = a.book.sides[side].levels;
+  const out: OrderState[] = [];
+  for (let i = levels.length - 1; i >= 0; i--) {
+    const level = levels[i]!;
+    if (side === BID ? level.price < price : level.price > price) break;
+    for (let o = level.head; o !== null; o = o.next) out.push(o);
+  }
+  return out;
 }

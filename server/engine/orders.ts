@@ -9,13 +9,13 @@ import type { ExecutionType, ValidityType } from '../../protocol/enums.ts';
 import { amountOf, marginOf } from './amounts.ts';
 import { clearingOk, clearingRefusal, contractsOf, reserve } from './clearing.ts';
 import type { EngineState } from './engine-state.ts';
-import { matchIncoming } from './matching.ts';
+import { crossesPartner, matchIncoming, matchIncomingBilateral, partnerQty } from './matching.ts';
 import { refuse, type Refusal } from './refusal.ts';
 import { finish, removeFromBook, rest, retire } from './resting.ts';
 import { cancelFlagsRefusal, modifyFlagsRefusal, tradingActiveRefusal } from './rules/asset-flags.ts';
 import { crossFree, crossRefusal } from './rules/cross.ts';
 import { deltaTLockRefusal, deltaTOrderRefusal } from './rules/delta-t.ts';
-import { executionTypeRefusal, immediateFillRefusal, restingExecutionRefusal } from './rules/execution.ts';
+import { executionTypeRefusal, immediateFillRefusal, partnerFillRefusal, restingExecutionRefusal } from './rules/execution.ts';
 import { positionLimitsRefusal } from './rules/position-limits.ts';
 import { marketOrderRefusal, priceOk, priceRefusal } from './rules/price.ts';
 import { contractsMismatchRefusal, isPositiveInt, quantityInputRefusal, quantityInvalid, quantityOk, quantityRefusal } from './rules/quantity.ts';
@@ -147,7 +147,9 @@ export function addOrder(s: EngineState, c: AddOrderCommand): Refusal | null {
   s.hintMargin = margin;
 
   if (executionType !== 'normal') {
-    const r = immediateFillRefusal(a, side, price, qty, executionType);
+    const r = a.bilateral
+      ? partnerFillRefusal(partnerQty(s, a, side, price, client.clientCode, qty), qty, executionType)
+      : immediateFillRefusal(a, side, price, qty, executionType);
     if (r !== null) return r;
   }
 
@@ -187,13 +189,14 @@ export function addOrder(s: EngineState, c: AddOrderCommand): Refusal | null {
 
 /** Puts an accepted (or re-prioritised) order to work: match, start delta T, rest, or cancel an IOC rest. */
 function place(s: EngineState, a: AssetState, o: OrderState, at: number): void {
-  if (a.allows.matching && a.book.crosses(o.side, o.price)) {
+  if (a.allows.matching && (a.bilateral ? crossesPartner(s, a, o.side, o.price, o.clientCode) : a.book.crosses(o.side, o.price))) {
     if (a.hasDeltaT && o.executionType === 'normal') {
       rest(s, a, o);
       startDeltaT(s, a, o.side, at);
       return;
     }
-    matchIncoming(s, a, o, at);
+    if (a.bilateral) matchIncomingBilateral(s, a, o, at);
+    else matchIncoming(s, a, o, at);
     if (o.tradedQty > 0) s.orderEvent(a, o, o.remaining === 0 ? 'traded' : 'tradedPartially', at);
   }
   if (o.remaining === 0) {

@@ -5,7 +5,8 @@ import { buildOrderView } from './events.ts';
 import { simulateUncross, type UncrossSimulation } from './matching.ts';
 import { ASK, BID, NONE, wayOf, type SideIndex } from './sides.ts';
 import type { AssetState, OrderState } from './state.ts';
-import type { BookView, ClientTradeStats, OrderView, ScheduleEntry, SessionStats } from './types.ts';
+import type { BookLevelView, BookView, ClientTradeStats, OrderView, ScheduleEntry, SessionStats } from './types.ts';
+import { partnersOf } from './whitelist.ts';
 
 export function statsOf(a: AssetState): SessionStats {
   const st = a.stats;
@@ -60,6 +61,34 @@ export function getBook(s: EngineState, assetId: string, depth: number): BookVie
     return out;
   };
   return { assetId, bids: side(BID), asks: side(ASK) };
+}
+
+/**
+ * Every level of a bilateral asset's book with the quantity (and count) of the resting orders that
+ * some client of `clientCodes` may trade with: orders of a whitelist partner of one of them. A level
+ * with 0 holds only orders they may not trade with (the book marks them).
+ */
+export function tradeableLevels(s: EngineState, assetId: string, clientCodes: readonly string[]): { bids: BookLevelView[]; asks: BookLevelView[] } | undefined {
+  const a = s.assets.get(assetId);
+  if (a === undefined) return undefined;
+  const partners = new Set<string>();
+  for (const code of clientCodes) for (const partner of partnersOf(s, code)) partners.add(partner);
+  const side = (sideIndex: SideIndex): BookLevelView[] => {
+    const levels = a.book.sides[sideIndex].levels;
+    const out: BookLevelView[] = [];
+    for (let i = levels.length - 1; i >= 0; i--) {
+      let qty = 0;
+      let orders = 0;
+      for (let o = levels[i]!.head; o !== null; o = o.next) {
+        if (!partners.has(o.clientCode)) continue;
+        qty += o.remaining;
+        orders++;
+      }
+      out.push({ price: levels[i]!.price, qty, orders });
+    }
+    return out;
+  };
+  return { bids: side(BID), asks: side(ASK) };
 }
 
 export function getQueue(s: EngineState, assetId: string, way: Way): Array<{ price: number; orderIds: number[] }> {

@@ -23,7 +23,8 @@ import type { ExpiryHeap } from './heap.ts';
 import type { OrderIndex } from './order-index.ts';
 import { ASK, BID, type SideIndex } from './sides.ts';
 import { AssetState, ClientAssetState, ClientState, MarketState, OrderState, ResolvedRules, clientLink, type DeltaTState, type MutableStats } from './state.ts';
-import type { AssetConfig, ClientConfig, MarketConfig, ScheduleEntry } from './types.ts';
+import type { AssetConfig, ClientConfig, MarketConfig, ScheduleEntry, TransactionRecord } from './types.ts';
+import { relationPairs } from './whitelist.ts';
 
 export const ENGINE_SNAPSHOT_VERSION = 1;
 
@@ -143,6 +144,10 @@ export interface EngineSnapshot {
   expiries: Array<[number, number]>;
   /** Assets with a running delta T, in registry order. */
   deltaTAssets: string[];
+  /** Held transactions (off the book, or touched by a post-trade command) in id order; absent in older snapshots. */
+  transactions?: TransactionRecord[];
+  /** Active whitelist relations, each once as [smaller, larger] client code; absent in older snapshots. */
+  relations?: Array<[string, string]>;
 }
 
 /** What the engine lends to (de)serialisation: its containers and a getter/setter for its counters. */
@@ -153,6 +158,8 @@ export interface SnapshotAccess {
   orders: OrderIndex;
   expiries: ExpiryHeap;
   deltaTAssets: Set<AssetState>;
+  transactions: Map<number, TransactionRecord>;
+  relations: Map<string, Set<string>>;
   getCounters(): EngineCountersSnapshot;
   setCounters(counters: EngineCountersSnapshot): void;
 }
@@ -283,6 +290,8 @@ export function exportEngineState(s: SnapshotAccess): EngineSnapshot {
     orders,
     expiries: s.expiries.entries(),
     deltaTAssets: [...s.deltaTAssets].map((a) => a.assetId),
+    transactions: [...s.transactions.values()].sort((x, y) => x.transactionId - y.transactionId).map((r) => ({ ...r })),
+    relations: relationPairs(s.relations),
   };
 }
 
@@ -421,6 +430,14 @@ export function importEngineState(s: SnapshotAccess, snapshot: EngineSnapshot, o
 
   s.expiries.load(snapshot.expiries);
   for (const assetId of snapshot.deltaTAssets) s.deltaTAssets.add(need(s.assets.get(assetId), `asset ${assetId}`));
+  for (const r of snapshot.transactions ?? []) s.transactions.set(r.transactionId, { ...r });
+  for (const [x, y] of snapshot.relations ?? []) {
+    for (const [from, to] of [[x, y], [y, x]] as const) {
+      let partners = s.relations.get(from);
+      if (partners === undefined) s.relations.set(from, (partners = new Set()));
+      partners.add(to);
+    }
+  }
   const changedCommands = snapshot.counters.changedCommands ?? options.changedCommands;
   if (changedCommands === undefined) {
     throw new Error('engine snapshot without counters.changedCommands (written before events carried a seq): import it with the journal seq it was taken at as changedCommands');

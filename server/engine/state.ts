@@ -79,6 +79,10 @@ export class AssetState {
   deliveryDays = 1;
   marginBps = 0;
   marginsExposureActive = false;
+  /** A book trade's marginsExposureActive: the asset has a margin rate (or marginsExposureActive set). */
+  bookTradesMargined = false;
+  /** Whitelist-restricted: only clients with an active relation match (matching.ts). */
+  bilateral = false;
   /** amount = price × qty × amountMul / amountDiv (rounded up). */
   amountMul = 1;
   amountDiv = 1;
@@ -150,6 +154,8 @@ export class AssetState {
     this.deliveryDays = config.deliveryDays ?? 1;
     this.marginBps = config.marginBps ?? 0;
     this.marginsExposureActive = config.marginsExposureActive ?? false;
+    this.bookTradesMargined = this.marginsExposureActive || this.marginBps > 0;
+    this.bilateral = config.bilateral ?? false;
     const exp = AMOUNT_DECIMALS - config.priceDecimals - config.quantityDecimals;
     this.amountMul = exp >= 0 ? 10 ** exp : 1;
     this.amountDiv = exp >= 0 ? 1 : 10 ** -exp;

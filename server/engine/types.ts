@@ -115,6 +115,11 @@ export interface AssetConfig {
   ownerSides?: Record<string, Way>;
   /** Latest settlement (start-of-day) price, shown in the statistics and used as reference price. */
   settlementPrice?: number | null;
+  /**
+   * Whitelist-restricted (bilateral) asset: orders match only between clients with an active
+   * whitelist relation (setWhitelistRelation); a non-partner's resting order is skipped and stays.
+   */
+  bilateral?: boolean;
 }
 
 export interface SideRights {
@@ -258,7 +263,113 @@ export interface SettleSessionTradesCommand extends CommandBase {
   sessionDate: string;
 }
 
+/** How a transaction came to be: matched in the book, or registered off the book by a post-trade workflow. */
+export type TransactionOrigin = 'book' | 'otc' | 'transfer' | 'split';
+/** superseded: transferred (novated) to the central counterparty; its children carry the quantity. */
+export type TransactionStatus = 'active' | 'superseded';
+
+/**
+ * A transaction the engine holds: every off-book one, and a book one once a post-trade command
+ * (transfer, margins switch) has touched it. Plain data (snapshots and the hash take it as it is).
+ */
+export interface TransactionRecord {
+  transactionId: number;
+  assetId: string;
+  marketId: string;
+  buyer: string;
+  seller: string;
+  price: number;
+  qty: number;
+  noCnt: number;
+  txDate: string;
+  timestamp: number;
+  origin: TransactionOrigin;
+  status: TransactionStatus;
+  marginsExposureActive: boolean;
+  parentTransactionId: number | null;
+  grandParentTransactionId: number | null;
+  transferTimestamp: number | null;
+  splitTimestamp: number | null;
+  externalTransactionId: string | null;
+}
+
+/**
+ * A transaction off the book (OTC deal, the children of a transfer): the engine gives it an id of its
+ * transaction sequence and counts it in the parties' trade accounting like a book trade, without the
+ * public tape, the session statistics or the last price.
+ */
+export interface RegisterOffBookTradeCommand extends CommandBase {
+  type: 'registerOffBookTrade';
+  assetId: string;
+  buyer: string;
+  seller: string;
+  price: number;
+  qty: number;
+  origin: Exclude<TransactionOrigin, 'book'>;
+  parentTransactionId: TransactionId | null;
+  grandParentTransactionId: TransactionId | null;
+  transferTimestamp: number | null;
+  splitTimestamp: number | null;
+  externalTransactionId: string | null;
+  /** Whether clearing counts its margins from the start (an OTC deal is registered inactive and activated by its workflow). */
+  marginsExposureActive: boolean;
+}
+
+/**
+ * What the engine needs of a book transaction it does not hold (it keeps only off-book transactions
+ * and those a post-trade command touched): the trading service reads it from the transactions read
+ * model and journals it with the command, so a replay needs no read model.
+ */
+export interface TransactionFacts {
+  transactionId: TransactionId;
+  assetId: string;
+  buyer: string;
+  seller: string;
+  price: number;
+  qty: number;
+  txDate: string;
+  timestamp: number;
+  origin: TransactionOrigin;
+  parentTransactionId: TransactionId | null;
+  grandParentTransactionId: TransactionId | null;
+  marginsExposureActive: boolean;
+}
+
+/**
+ * Transfer (novation) of a transaction to the central counterparty's asset: the original is superseded
+ * and leaves the engine's accounting; a child of `qty` in `targetAssetId` (origin transfer) and, when
+ * `qty` is less than the original's, a child for the remainder in the original asset (origin split).
+ */
+export interface NovateTransactionCommand extends CommandBase {
+  type: 'novateTransaction';
+  transactionId: TransactionId;
+  qty: number;
+  targetAssetId: string;
+  /** The original when it is a book transaction the engine does not hold yet (see TransactionFacts). */
+  original?: TransactionFacts | null;
+}
+
+/** Whether clearing (and the engine's trade margin) counts a transaction's margins. */
+export interface SetTransactionMarginsExposureCommand extends CommandBase {
+  type: 'setTransactionMarginsExposure';
+  transactionId: TransactionId;
+  active: boolean;
+  original?: TransactionFacts | null;
+}
+
+/** A whitelist relation between two clients (symmetric): on bilateral assets only partners match. */
+export interface SetWhitelistRelationCommand extends CommandBase {
+  type: 'setWhitelistRelation';
+  clientCode: string;
+  partnerCode: string;
+  active: boolean;
+}
+
 export type EngineCommand =
+  | RegisterOffBookTradeCommand
+  | NovateTransactionCommand
+  | SetTransactionMarginsExposureCommand
+  | SetWhitelistRelationCommand
   | AddOrderCommand
   | ModifyOrderCommand
   | OrderRefCommand
@@ -314,19 +425,21 @@ export interface OrderView {
   initiator: boolean;
 }
 
-/** SPEC §3 Transaction, plus the two order ids and brokers. */
+/** SPEC §3 Transaction, plus the two order ids and brokers (null off the book). */
 export interface TransactionView {
   transactionId: TransactionId;
   assetId: string;
   marketId: string;
   buyer: string;
   seller: string;
-  buyOrderId: OrderId;
-  sellOrderId: OrderId;
+  buyOrderId: OrderId | null;
+  sellOrderId: OrderId | null;
   buyerBrokerId: string | null;
   sellerBrokerId: string | null;
-  /** Side of the order that took liquidity; in an uncross (auction, end of delta T) the side of the later order. */
-  aggressor: Way;
+  /** Side of the order that took liquidity; in an uncross (auction, end of delta T) the side of the later order; null off the book. */
+  aggressor: Way | null;
+  origin: TransactionOrigin;
+  status: TransactionStatus;
   qty: number;
   price: number;
   noCnt: number;
@@ -425,17 +538,42 @@ export interface TradeEvent {
   aggressor: Way;
   qty: number;
   price: number;
+  /** A book trade counts its margins when its asset has a margin rate (or marginsExposureActive). */
+  marginsExposureActive: boolean;
+}
+
+/** A transaction registered off the book (registerOffBookTrade, the children of a transfer). */
+export interface OffBookTradeEvent {
+  type: 'offBookTrade';
+  seq: number;
+  at: number;
+  transaction: TransactionView;
+}
+
+/** A transaction's post-trade state changed: superseded by a transfer, or its margins switched. */
+export interface TransactionUpdateEvent {
+  type: 'transactionUpdate';
+  seq: number;
+  at: number;
+  transactionId: TransactionId;
+  assetId: string;
+  buyer: string;
+  seller: string;
+  status: TransactionStatus;
+  marginsExposureActive: boolean;
 }
 
 export type EngineEvent =
   | OrderEvent
   | TradeEvent
+  | OffBookTradeEvent
+  | TransactionUpdateEvent
   /** The new aggregate of one price level (qty 0 and orders 0: the level is gone). */
   | { type: 'level'; assetId: string; way: Way; price: number; qty: number; orders: number }
   | { type: 'deltaT'; kind: 'start' | 'end'; assetId: string; endsAt: number; price: number; at: number }
   | { type: 'phase'; marketId: string; assetId: string | null; phase: SessionPhase; previous: SessionPhase; sessionDate: string; at: number }
   | { type: 'stats'; stats: SessionStats }
-  | { type: 'config'; kind: 'market' | 'asset' | 'client' | 'settlementPrice' | 'sessionTradesSettled'; id: string; at: number };
+  | { type: 'config'; kind: 'market' | 'asset' | 'client' | 'settlementPrice' | 'sessionTradesSettled' | 'whitelist'; id: string; at: number };
 
 export type EngineParams = Record<string, string | number>;
 

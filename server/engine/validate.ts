@@ -79,7 +79,7 @@ export function validateInternalState(s: EngineInternals): string[] {
     }
     const bestBid = a.book.sides[BID].best();
     const bestAsk = a.book.sides[ASK].best();
-    if (bestBid && bestAsk && bestBid.price >= bestAsk.price && a.phase === 'trading' && a.deltaT === null) fail(`${assetId}: book crossed in trading (${bestBid.price} >= ${bestAsk.price}) without delta T`);
+    if (bestBid && bestAsk && bestBid.price >= bestAsk.price && a.phase === 'trading' && a.deltaT === null && !a.bilateral) fail(`${assetId}: book crossed in trading (${bestBid.price} >= ${bestAsk.price}) without delta T`);
     if ((a.deltaT !== null) !== s.deltaTAssets.has(a)) fail(`${assetId}: delta-T registry out of step`);
     if (a.initiatorOrderId !== null && !s.orders.has(a.initiatorOrderId)) fail(`${assetId}: initiator order ${a.initiatorOrderId} is not live`);
 
@@ -128,6 +128,19 @@ export function validateInternalState(s: EngineInternals): string[] {
     if (c.openContracts !== t.contracts) fail(`client ${code}: open contracts ${c.openContracts} != ${t.contracts}`);
     if (c.tradedValue !== t.tradedAmount) fail(`client ${code}: traded value ${c.tradedValue} != ${t.tradedAmount}`);
     if (c.tradesMargin !== t.tradesMargin) fail(`client ${code}: trades margin ${c.tradesMargin} != ${t.tradesMargin}`);
+  }
+  // Held transactions: parties and quantities sound; a superseded one has its transfer child.
+  for (const [id, r] of s.transactions) {
+    if (r.transactionId !== id) fail(`transaction map key ${id} holds ${r.transactionId}`);
+    if (id >= s.counters.nextTransactionId) fail(`transaction ${id}: id from the future`);
+    if (r.buyer === r.seller) fail(`transaction ${id}: same buyer and seller`);
+    if (!(r.qty > 0 && r.price > 0)) fail(`transaction ${id}: quantity or price not positive`);
+    if (!s.assets.has(r.assetId)) fail(`transaction ${id}: unknown asset ${r.assetId}`);
+    if (r.parentTransactionId !== null && r.parentTransactionId >= id) fail(`transaction ${id}: parent ${r.parentTransactionId} not older`);
+  }
+  for (const [code, partners] of s.relations) {
+    if (partners.size === 0) fail(`client ${code}: empty partner set kept`);
+    for (const partner of partners) if (!s.relations.get(partner)?.has(code)) fail(`relation ${code}-${partner}: not symmetric`);
   }
   return problems;
 }

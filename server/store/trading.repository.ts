@@ -24,9 +24,18 @@ export interface OrderHistoryFilter {
   limit: number;
 }
 
+/** A stored transaction's post-trade state (the engine's transactionUpdate event). */
+export interface TransactionUpdateRow {
+  transactionId: string;
+  status: 'active' | 'superseded';
+  marginsExposureActive: boolean;
+}
+
 /** What the read-model projector writes at once. */
 export interface ProjectionBatch {
   transactions: Transaction[];
+  /** Applied after every insert of the batch (a transaction registered and transferred in one batch is found). */
+  transactionUpdates?: TransactionUpdateRow[];
   orders: Order[];
   orderEvents: OrderEventRow[];
   stats: SessionStats[];
@@ -74,6 +83,9 @@ const WRITE_SLICE_SQL = `with
     on conflict (name) do update set journal_seq = greatest(projection_watermark.journal_seq, excluded.journal_seq))
 select 1 as written`;
 
+const SET_WATERMARK_SQL =
+  "insert into projection_watermark (name, journal_seq) values ('trading', $1) on conflict (name) do update set journal_seq = greatest(projection_watermark.journal_seq, excluded.journal_seq)";
+
 /** Slice `index` of `rows` as a JSON array. */
 function sliceJson<Row>(rows: Row[], index: number): string {
   const start = index * ROWS_PER_STATEMENT;
@@ -94,15 +106,38 @@ export class TradingRepository {
   async writeBatch(batch: ProjectionBatch): Promise<void> {
     const { transactions, orders, orderEvents, stats, watermark } = batch;
     const slices = Math.max(1, ...[transactions, orders, orderEvents, stats].map((rows) => Math.ceil(rows.length / ROWS_PER_STATEMENT)));
-    if (slices === 1 && transactions.length + orders.length + orderEvents.length + stats.length === 0 && watermark === null) return;
+    if (slices === 1 && transactions.length + orders.length + orderEvents.length + stats.length + (batch.transactionUpdates?.length ?? 0) === 0 && watermark === null) return;
+    const updates = batch.transactionUpdates ?? [];
     const write = async (db: Queryable) => {
       for (let index = 0; index < slices; index++) {
         const last = index === slices - 1;
-        await db.query(WRITE_SLICE_SQL, [sliceJson(transactions, index), sliceJson(orders, index), sliceJson(orderEvents, index), sliceJson(stats, index), last ? watermark : null]);
+        // The watermark goes with the updates when there are some: it never vouches for rows not written.
+        await db.query(WRITE_SLICE_SQL, [sliceJson(transactions, index), sliceJson(orders, index), sliceJson(orderEvents, index), sliceJson(stats, index), last && updates.length === 0 ? watermark : null]);
+      }
+      if (updates.length > 0) {
+        await this.applyTransactionUpdates(db, updates);
+        if (watermark !== null) await db.query(SET_WATERMARK_SQL, [watermark]);
       }
     };
-    if (slices > 1 && this.db.transaction) await this.db.transaction(write);
+    if ((slices > 1 || updates.length > 0) && this.db.transaction) await this.db.transaction(write);
     else await write(this.db);
+  }
+
+  /** Sets the post-trade fields of stored transactions, in order (a later update of one transaction wins). */
+  private async applyTransactionUpdates(db: Queryable, updates: TransactionUpdateRow[]): Promise<void> {
+    for (const update of updates) {
+      await db.query(
+        `update transactions set data = data || jsonb_build_object('status', $2::text, 'marginsExposureActive', $3::boolean) where transaction_id = $1::bigint`,
+        [update.transactionId, update.status, update.marginsExposureActive],
+      );
+    }
+  }
+
+  /** One transaction by id, or undefined. */
+  async transaction(transactionId: string): Promise<Transaction | undefined> {
+    if (!/^\d{1,18}$/.test(transactionId)) return undefined;
+    const rows = await this.db.query<{ data: Transaction }>('select data from transactions where transaction_id = $1::bigint', [transactionId]);
+    return rows[0]?.data;
   }
 
   /** One statement per batch: the projector writes thousands of rows a second. Each order's latest state. */

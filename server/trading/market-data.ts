@@ -15,7 +15,7 @@ import { limitPriceOf, orderViewOf } from '../engine/events.ts';
 import type { EngineEvent, OrderEvent, OrderEventKind } from '../engine/types.ts';
 import type { StompGateway } from '../gateway/stomp-gateway.ts';
 import { OwnPrices } from './own-prices.ts';
-import { orderToWire, statsToWire, tradeToWire, transactionToWire } from './wire.ts';
+import { orderToWire, statsToWire, tradeToWire, transactionToWire, transactionViewToWire } from './wire.ts';
 
 export interface MarketDataOptions {
   engine: Engine;
@@ -223,6 +223,18 @@ export class MarketDataPublisher {
           this.dirtyWatch.add(assetId);
           break;
         }
+        case 'offBookTrade': {
+          // Off the book: the parties' private queues only (no public tape, no last price).
+          const t = event.transaction;
+          const parties = new Set([...usersOfClient(t.buyer), ...usersOfClient(t.seller)]);
+          if (parties.size > 0) {
+            const wire = transactionViewToWire(t);
+            for (const userId of parties) gateway.sendToUser(userId, destinations.myTrades, wire);
+          }
+          break;
+        }
+        case 'transactionUpdate':
+          break;
         case 'deltaT':
           if (event.kind === 'start') {
             const activity: AssetActivity = {

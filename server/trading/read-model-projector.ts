@@ -1,9 +1,13 @@
 import type { SessionStats } from '../../protocol/index.ts';
 import type { OrderEvent as WireOrderEvent, OrderFill } from '../../protocol/order-history.ts';
 import { orderViewOf } from '../engine/events.ts';
-import type { EngineEvent, OrderEvent, OrderView, TradeEvent } from '../engine/types.ts';
-import type { OrderEventRow, TradingRepository } from '../store/trading.repository.ts';
-import { iso, orderToWire, statsToWire, transactionToWire } from './wire.ts';
+import type { EngineEvent, OrderEvent, OrderView, TradeEvent, TransactionView } from '../engine/types.ts';
+import type { OrderEventRow, TradingRepository, TransactionUpdateRow } from '../store/trading.repository.ts';
+import { iso, orderToWire, statsToWire, transactionToWire, transactionViewToWire } from './wire.ts';
+
+/** A book trade (its event) or an off-book transaction (its view) waiting for its batch. */
+type PendingTransaction = TradeEvent | TransactionView;
+const transactionRow = (t: PendingTransaction) => ('type' in t ? transactionToWire(t) : transactionViewToWire(t));
 
 /** An order event waiting for its batch, with the fills the command gave the order before it. */
 interface PendingOrderEvent {
@@ -22,7 +26,8 @@ interface Batch {
   seq: number;
   orders: Map<number, OrderEvent>;
   orderEvents: PendingOrderEvent[];
-  transactions: TradeEvent[];
+  transactions: PendingTransaction[];
+  transactionUpdates: TransactionUpdateRow[];
   stats: Map<string, SessionStats>;
 }
 
@@ -56,7 +61,9 @@ export class ReadModelProjector {
   /** Each order's last event in the batch. */
   private orders = new Map<number, OrderEvent>();
   private orderEvents: PendingOrderEvent[] = [];
-  private transactions: TradeEvent[] = [];
+  private transactions: PendingTransaction[] = [];
+  /** Post-trade changes of stored transactions (superseded, margins switched), applied after the batch's inserts. */
+  private transactionUpdates: TransactionUpdateRow[] = [];
   private stats = new Map<string, SessionStats>();
   private running: Promise<void> | null = null;
   /** The error of the last write, null once a write succeeds again. */
@@ -122,7 +129,9 @@ export class ReadModelProjector {
         fills ??= new Map();
         const fill = { transactionId: String(event.transactionId), price: event.price, qty: event.qty };
         for (const orderId of [event.buyOrderId, event.sellOrderId]) fills.set(orderId, [...(fills.get(orderId) ?? []), fill]);
-      } else if (event.type === 'stats') this.stats.set(`${event.stats.assetId}|${event.stats.sessionDate}`, statsToWire(event.stats, Date.now()));
+      } else if (event.type === 'offBookTrade') this.transactions.push(event.transaction);
+      else if (event.type === 'transactionUpdate') this.transactionUpdates.push({ transactionId: String(event.transactionId), status: event.status, marginsExposureActive: event.marginsExposureActive });
+      else if (event.type === 'stats') this.stats.set(`${event.stats.assetId}|${event.stats.sessionDate}`, statsToWire(event.stats, Date.now()));
     }
     if (!this.running && !this.stopped) this.running = this.drain().finally(() => (this.running = null));
   };
@@ -147,7 +156,7 @@ export class ReadModelProjector {
   }
 
   private hasWork(): boolean {
-    return this.orders.size > 0 || this.orderEvents.length > 0 || this.transactions.length > 0 || this.stats.size > 0 || this.pendingSeq > this.writtenSeq;
+    return this.orders.size > 0 || this.orderEvents.length > 0 || this.transactions.length > 0 || this.transactionUpdates.length > 0 || this.stats.size > 0 || this.pendingSeq > this.writtenSeq;
   }
 
   private async drain(): Promise<void> {
@@ -168,7 +177,8 @@ export class ReadModelProjector {
       try {
         const watermark = batch.seq > this.writtenSeq ? batch.seq : null;
         await this.repository.writeBatch({
-          transactions: batch.transactions.map(transactionToWire),
+          transactions: batch.transactions.map(transactionRow),
+          transactionUpdates: batch.transactionUpdates,
           orders: Array.from(batch.orders.values(), (event) => orderToWire(orderViewOf(event))),
           orderEvents: batch.orderEvents.map(orderEventRow),
           stats: [...batch.stats.values()],
@@ -190,10 +200,11 @@ export class ReadModelProjector {
 
   /** Everything received so far, as one batch up to the newest journal record. */
   private take(): Batch {
-    const batch = { seq: this.pendingSeq, orders: this.orders, orderEvents: this.orderEvents, transactions: this.transactions, stats: this.stats };
+    const batch = { seq: this.pendingSeq, orders: this.orders, orderEvents: this.orderEvents, transactions: this.transactions, transactionUpdates: this.transactionUpdates, stats: this.stats };
     this.orders = new Map();
     this.orderEvents = [];
     this.transactions = [];
+    this.transactionUpdates = [];
     this.stats = new Map();
     return batch;
   }
@@ -207,6 +218,7 @@ export class ReadModelProjector {
     this.stats = batch.stats;
     this.orderEvents = batch.orderEvents.concat(this.orderEvents);
     this.transactions = batch.transactions.concat(this.transactions);
+    this.transactionUpdates = batch.transactionUpdates.concat(this.transactionUpdates);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Order, OrderUpdate, SessionStats as WireStats, Trade, Transaction } from '../../protocol/index.ts';
 import { contractsOf } from '../engine/events.ts';
-import type { OrderView, SessionStats, TradeEvent } from '../engine/types.ts';
+import type { OrderView, SessionStats, TradeEvent, TransactionView } from '../engine/types.ts';
 
 /** Engine views and events (numeric ids, epoch ms) to wire payloads (string ids, ISO UTC). */
 
@@ -110,13 +110,42 @@ export function transactionToWire(trade: TradeEvent): Transaction {
     seller: trade.seller,
     buyOrderId: String(trade.buyOrderId),
     sellOrderId: String(trade.sellOrderId),
-    marginsExposureActive: trade.product.marginsExposureActive,
+    origin: 'book',
+    status: 'active',
+    marginsExposureActive: trade.marginsExposureActive,
     externalTransactionId: null,
     gasfwTransactionId: null,
     transferTimestamp: null,
     parentTransactionId: null,
     grandParentTransactionId: null,
     splitTimestamp: null,
+  };
+}
+
+/** A transaction from its view: off the book (no orders: ids '', aggressor 'bid' by convention) or a book trade. */
+export function transactionViewToWire(view: TransactionView): Transaction {
+  return {
+    transactionId: String(view.transactionId),
+    assetId: view.assetId,
+    price: view.price,
+    qty: view.qty,
+    noCnt: view.noCnt,
+    aggressor: view.aggressor ?? 'bid',
+    txDate: view.txDate,
+    timestamp: iso(view.timestamp),
+    buyer: view.buyer,
+    seller: view.seller,
+    buyOrderId: view.buyOrderId === null ? '' : String(view.buyOrderId),
+    sellOrderId: view.sellOrderId === null ? '' : String(view.sellOrderId),
+    origin: view.origin,
+    status: view.status,
+    marginsExposureActive: view.marginsExposureActive,
+    externalTransactionId: view.externalTransactionId,
+    gasfwTransactionId: view.gasfwTransactionId,
+    transferTimestamp: view.transferTimestamp === null ? null : iso(view.transferTimestamp),
+    parentTransactionId: view.parentTransactionId === null ? null : String(view.parentTransactionId),
+    grandParentTransactionId: view.grandParentTransactionId === null ? null : String(view.grandParentTransactionId),
+    splitTimestamp: view.splitTimestamp === null ? null : iso(view.splitTimestamp),
   };
 }
 

@@ -30,3 +30,10 @@ export function immediateFillRefusal(a: AssetState, side: SideIndex, price: numb
   }
   return null;
 }
+
+/** The same on a bilateral asset, where only the whitelist partners' quantity (`executable`, counted up to `qty`) can fill. */
+export function partnerFillRefusal(executable: number, qty: number, executionType: ExecutionType): Refusal | null {
+  if (executionType === 'FOK' && executable < qty) return refuse(apiError('ORDER_FOK_NOT_FILLED'));
+  if (executionType === 'IOC' && executable === 0) return refuse(apiError('ORDER_IOC_NOT_FILLED'));
+  return null;
+}

@@ -418,6 +418,12 @@ export const en = {
   'error.TRANSFER_PARTNER_INSUFFICIENT_FUNDS': 'Transaction {transactionId}: the partner has insufficient funds.',
   'error.TRANSFER_LIMIT_DATE_EXCEEDED': 'Transaction {transactionId}: the limit date for the transfer has passed.',
   'error.TRANSFER_NOT_PARTICIPANT': 'Transaction {transactionId}: you are not a participant in this transaction.',
+  'error.TRANSACTION_NOT_FOUND': 'Transaction {transactionId} was not found.',
+  'error.TRANSACTION_SAME_PARTY': 'Client {clientCode} cannot be both buyer and seller of a transaction.',
+  'error.TRANSFER_ALREADY_DONE': 'Transaction {transactionId} has already been transferred.',
+  'error.TRANSFER_QTY_INVALID': 'Transaction {transactionId}: the quantity to transfer must be positive and at most {max}.',
+  'error.ASSET_NOT_BILATERAL': 'Asset {assetId} is not restricted to whitelist partners.',
+  'error.ASSET_NOT_FOUND': 'Asset {assetId} was not found.',
 
   // OTC rejection reasons
   'error.OTC_INITIATOR_NOT_ACTIVE': 'The initiator is not active for trading.',

@@ -419,6 +419,12 @@ export const ro: Record<MessageKey, string> = {
   'error.TRANSFER_PARTNER_INSUFFICIENT_FUNDS': 'Tranzacția {transactionId}: partenerul nu are fonduri suficiente.',
   'error.TRANSFER_LIMIT_DATE_EXCEEDED': 'Tranzacția {transactionId}: data limită pentru transfer a fost depășită.',
   'error.TRANSFER_NOT_PARTICIPANT': 'Tranzacția {transactionId}: nu sunteți participant la această tranzacție.',
+  'error.TRANSACTION_NOT_FOUND': 'Tranzacția {transactionId} nu a fost găsită.',
+  'error.TRANSACTION_SAME_PARTY': 'Clientul {clientCode} nu poate fi și cumpărător, și vânzător al aceleiași tranzacții.',
+  'error.TRANSFER_ALREADY_DONE': 'Tranzacția {transactionId} a fost deja transferată.',
+  'error.TRANSFER_QTY_INVALID': 'Tranzacția {transactionId}: cantitatea de transferat trebuie să fie pozitivă și cel mult {max}.',
+  'error.ASSET_NOT_BILATERAL': 'Activul {assetId} nu este restricționat la partenerii din lista albă.',
+  'error.ASSET_NOT_FOUND': 'Activul {assetId} nu a fost găsit.',
 
   // Motive de respingere OTC
   'error.OTC_INITIATOR_NOT_ACTIVE': 'Inițiatorul nu este activ pentru tranzacționare.',

@@ -275,7 +275,7 @@ function run(steps: Step[]): void {
     log.push(command);
     const r: EngineResult = engine.execute(command);
     expect(r.result, JSON.stringify(command)).toBe(expected[0]);
-    const got = trades(r).map((t): RefTrade => [t.buyOrderId, t.sellOrderId, t.price, t.qty]);
+    const got = trades(r).map((t): RefTrade => [t.buyOrderId ?? 0, t.sellOrderId ?? 0, t.price, t.qty]);
     expect(got, JSON.stringify(command)).toEqual(expected[1]);
     volume += got.reduce((sum, t) => sum + t[3], 0);
     check(engine, model);

@@ -26,7 +26,7 @@ const ORDER_EVENT_KEYS = [
   'tradedValue',
   'type',
 ];
-const TRADE_EVENT_KEYS = ['aggressor', 'at', 'buyOrderId', 'buyer', 'buyerBrokerId', 'price', 'product', 'qty', 'sellOrderId', 'seller', 'sellerBrokerId', 'seq', 'transactionId', 'type'];
+const TRADE_EVENT_KEYS = ['aggressor', 'at', 'buyOrderId', 'buyer', 'buyerBrokerId', 'marginsExposureActive', 'price', 'product', 'qty', 'sellOrderId', 'seller', 'sellerBrokerId', 'seq', 'transactionId', 'type'];
 
 /** Each order's last event of a command: its state when the command was done. */
 function lastPerOrder(r: EngineResult): OrderEvent[] {

@@ -70,6 +70,8 @@ describe('matching: price-time priority', () => {
       buyerBrokerId: 'BR1',
       sellerBrokerId: 'BR1',
       aggressor: 'bid',
+      origin: 'book',
+      status: 'active',
       qty: 4,
       price: 1_000,
       noCnt: 4,

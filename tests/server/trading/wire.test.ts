@@ -41,6 +41,8 @@ describe('trades to the wire from the compact event', () => {
       seller: 'C2',
       buyOrderId: String(view.buyOrderId),
       sellOrderId: String(view.sellOrderId),
+      origin: 'book',
+      status: 'active',
       marginsExposureActive: view.marginsExposureActive,
       externalTransactionId: null,
       gasfwTransactionId: null,
