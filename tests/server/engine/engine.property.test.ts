@@ -5,6 +5,11 @@
  * trades, same books level by level and order by order (so FIFO holds), same live orders with the
  * same traded and offered quantities (quantities conserved), the book never crossed in trading,
  * and validateInternalState() finds nothing. At the end a replay gives the same state hash.
+ *
+ * The same runs on a bilateral (whitelist-restricted) asset with random relations (setWhitelistRelation
+ * steps): the reference skips non-partners' resting orders, so the engine must never trade between
+ * non-partners; the book may then cross between non-partners. A second property runs the opening
+ * uncross of a bilateral asset on random books and relations.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -39,6 +44,26 @@ class Reference {
   orders = new Map<number, RefOrder>();
   nextId = 1;
   nextPriority = 1;
+  /** Set on a bilateral asset: the active relations as 'X|Y' both ways. */
+  relations: Set<string> | null = null;
+
+  constructor(bilateral = false) {
+    if (bilateral) this.relations = new Set();
+  }
+
+  /** Whether two clients may trade together (always off a bilateral asset). */
+  partners(x: string, y: string): boolean {
+    return this.relations === null || this.relations.has(`${x}|${y}`);
+  }
+
+  relate(x: string, y: string, active: boolean): string {
+    if (x === y) return 'TRANSACTION_SAME_PARTY';
+    for (const key of [`${x}|${y}`, `${y}|${x}`]) {
+      if (active) this.relations!.add(key);
+      else this.relations!.delete(key);
+    }
+    return 'OK';
+  }
 
   private resting(bid: boolean): RefOrder[] {
     return [...this.orders.values()]
@@ -68,6 +93,7 @@ class Reference {
     const out: RefTrade[] = [];
     for (const maker of this.resting(!o.bid)) {
       if (o.remaining === 0 || !this.meets(o.bid, o.price, maker.price)) break;
+      if (!this.partners(o.client, maker.client)) continue;
       const q = Math.min(o.remaining, maker.remaining);
       o.remaining -= q;
       o.traded += q;
@@ -83,7 +109,7 @@ class Reference {
     const limit = price ?? (bid ? Infinity : -Infinity);
     if (this.crosses(client, bid, limit)) return ['ORDER_CROSS', []];
     const available = this.resting(!bid)
-      .filter((o) => this.meets(bid, limit, o.price))
+      .filter((o) => this.meets(bid, limit, o.price) && this.partners(client, o.client))
       .reduce((s, o) => s + o.remaining, 0);
     if (exec === 'FOK' && available < qty) return ['ORDER_FOK_NOT_FILLED', []];
     if (exec === 'IOC' && available === 0) return ['ORDER_IOC_NOT_FILLED', []];
@@ -156,7 +182,8 @@ type Step =
   | { k: 'add'; client: number; bid: boolean; price: number; qty: number; exec: 'normal' | 'IOC' | 'FOK'; market: boolean; ttl: number | null }
   | { k: 'modify'; ref: number; price: number | null; qty: number | null }
   | { k: 'cancel' | 'suspend' | 'activate'; ref: number }
-  | { k: 'tick'; advance: number };
+  | { k: 'tick'; advance: number }
+  | { k: 'relation'; a: number; b: number; active: boolean };
 
 const price = fc.integer({ min: 95, max: 105 });
 const qty = fc.integer({ min: 1, max: 10 });
@@ -183,12 +210,21 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ k: fc.constant('tick' as const), advance: fc.integer({ min: 1, max: 20 }) }) },
 );
 
-function setup(): EngineCommand[] {
+const client = fc.nat({ max: CLIENTS.length - 1 });
+/** Steps on a bilateral asset: the same, and whitelist relations made and ended. */
+const bilateralStep: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 6, arbitrary: step },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant('relation' as const), a: client, b: client, active: fc.boolean() }) },
+);
+
+function setup(bilateral = false): EngineCommand[] {
   const out: EngineCommand[] = [
     { type: 'upsertMarket', at: T0, market: { marketId: MARKET, currency: 'RON' } },
-    { type: 'upsertAsset', at: T0, asset: { assetId: ASSET, marketId: MARKET, priceDecimals: 0, quantityDecimals: 0, priceStep: 1, quantityStep: 1, minQuantity: 1, maxQuantity: 100, minPrice: 1, maxPrice: 1_000, marginBps: 100 } },
+    { type: 'upsertAsset', at: T0, asset: { assetId: ASSET, marketId: MARKET, priceDecimals: 0, quantityDecimals: 0, priceStep: 1, quantityStep: 1, minQuantity: 1, maxQuantity: 100, minPrice: 1, maxPrice: 1_000, marginBps: 100, bilateral } },
   ];
   for (const c of CLIENTS) out.push({ type: 'upsertClient', at: T0, client: { clientCode: c, rights: { '*': { bid: true, ask: true } }, clearing: { funds: 10 ** 9, tradingLimit: 10 ** 12, maxContracts: 10 ** 6 } } });
+  // a bilateral asset starts with one relation (A1-A2), so trades come early; the steps change it
+  if (bilateral) out.push({ type: 'setWhitelistRelation', at: T0, clientCode: 'A1', partnerCode: 'A2', active: true });
   out.push({ type: 'setPhase', at: T0, marketId: MARKET, phase: 'trading', sessionDate: '2026-11-23' });
   return out;
 }
@@ -197,7 +233,8 @@ function check(engine: Engine, model: Reference): void {
   expect(engine.getQueue(ASSET, 'bid').map((l) => [l.price, l.orderIds])).toEqual(model.book(true));
   expect(engine.getQueue(ASSET, 'ask').map((l) => [l.price, l.orderIds])).toEqual(model.book(false));
   const book = engine.getBook(ASSET)!;
-  if (book.bids.length > 0 && book.asks.length > 0) expect(book.bids[0]!.price).toBeLessThan(book.asks[0]!.price);
+  // a bilateral book may cross between non-partners
+  if (model.relations === null && book.bids.length > 0 && book.asks.length > 0) expect(book.bids[0]!.price).toBeLessThan(book.asks[0]!.price);
   const live = engine.listOrders({ assetId: ASSET });
   expect(live.map((o) => o.orderId)).toEqual([...model.orders.keys()].sort((x, y) => x - y));
   for (const o of live) {
@@ -208,10 +245,11 @@ function check(engine: Engine, model: Reference): void {
   expect(engine.validateInternalState()).toEqual([]);
 }
 
-function run(steps: Step[]): void {
+function run(steps: Step[], bilateral = false): void {
   const engine = new Engine();
-  const model = new Reference();
-  const log: EngineCommand[] = setup();
+  const model = new Reference(bilateral);
+  if (bilateral) model.relate('A1', 'A2', true);
+  const log: EngineCommand[] = setup(bilateral);
   for (const c of log) expect(engine.execute(c).result).toBe('OK');
   let at = T0 + 1;
   let volume = 0;
@@ -271,6 +309,12 @@ function run(steps: Step[]): void {
         expected = ['OK', []];
         break;
       }
+      case 'relation': {
+        const [x, y] = [CLIENTS[s.a]!, CLIENTS[s.b]!];
+        command = { type: 'setWhitelistRelation', at, clientCode: x, partnerCode: y, active: s.active };
+        expected = [model.relate(x, y, s.active), []];
+        break;
+      }
     }
     log.push(command);
     const r: EngineResult = engine.execute(command);
@@ -278,6 +322,8 @@ function run(steps: Step[]): void {
     const got = trades(r).map((t): RefTrade => [t.buyOrderId ?? 0, t.sellOrderId ?? 0, t.price, t.qty]);
     expect(got, JSON.stringify(command)).toEqual(expected[1]);
     volume += got.reduce((sum, t) => sum + t[3], 0);
+    // never a trade between non-partners
+    for (const t of trades(r)) expect(model.partners(t.buyer, t.seller), JSON.stringify(t)).toBe(true);
     check(engine, model);
   }
   expect(engine.getStats(ASSET)!.volume).toBe(volume);
@@ -303,6 +349,62 @@ describe('engine against a reference matcher (fast-check)', () => {
         run(steps);
       }),
       { numRuns: 60 },
+    );
+  });
+
+  it('on a bilateral asset with random relations, matches only partners and keeps every invariant', () => {
+    fc.assert(
+      fc.property(fc.array(bilateralStep, { minLength: 40, maxLength: 120 }), (steps) => {
+        run(steps, true);
+      }),
+      { numRuns: 150, seed: 1515 },
+    );
+  });
+});
+
+describe('bilateral opening uncross (fast-check)', () => {
+  const order = fc.record({ client, bid: fc.boolean(), price, qty });
+  const relation = fc.record({ a: client, b: client });
+
+  it('trades only between partners, at one price, conserving quantities, and leaves a consistent book', () => {
+    fc.assert(
+      fc.property(fc.array(order, { minLength: 1, maxLength: 40 }), fc.array(relation, { maxLength: 4 }), (orders, relations) => {
+        const engine = new Engine();
+        const log = setup(true).filter((c) => c.type !== 'setWhitelistRelation');
+        log[log.length - 1] = { type: 'setPhase', at: T0, marketId: MARKET, phase: 'opening', sessionDate: '2026-11-23' };
+        for (const c of log) expect(engine.execute(c).result).toBe('OK');
+        const partners = new Set<string>();
+        let at = T0 + 1;
+        for (const { a, b } of relations) {
+          if (a === b) continue;
+          const [x, y] = [CLIENTS[a]!, CLIENTS[b]!];
+          expect(engine.execute({ type: 'setWhitelistRelation', at: at++, clientCode: x, partnerCode: y, active: true }).result).toBe('OK');
+          partners.add(`${x}|${y}`).add(`${y}|${x}`);
+        }
+        for (const o of orders) {
+          engine.execute({ type: 'addOrder', at: at++, assetId: ASSET, clientCode: CLIENTS[o.client]!, way: o.bid ? 'bid' : 'ask', price: o.price, qty: o.qty, validityType: 'GTC' });
+        }
+        expect(engine.validateInternalState()).toEqual([]);
+        const before = engine.listOrders({ assetId: ASSET });
+        const openBefore = before.reduce((sum, o) => sum + o.offeredQty, 0);
+        const r = engine.execute({ type: 'setPhase', at: at++, marketId: MARKET, phase: 'trading' });
+        expect(r.result).toBe('OK');
+        const done = trades(r);
+        for (const t of done) expect(partners.has(`${t.buyer}|${t.seller}`), JSON.stringify(t)).toBe(true);
+        expect(new Set(done.map((t) => t.price)).size).toBeLessThanOrEqual(1);
+        const openAfter = engine.listOrders({ assetId: ASSET }).reduce((sum, o) => sum + o.offeredQty, 0);
+        expect(openBefore - openAfter).toBe(2 * done.reduce((sum, t) => sum + t.qty, 0));
+        expect(engine.validateInternalState()).toEqual([]);
+        // no pair of partners is left crossed at the uncross price: their orders would have traded
+        if (done.length > 0) {
+          const p = done[0]!.price;
+          const live = engine.listOrders({ assetId: ASSET });
+          const bids = live.filter((o) => o.way === 'bid' && o.price! >= p);
+          const asks = live.filter((o) => o.way === 'ask' && o.price! <= p);
+          for (const b of bids) for (const a of asks) expect(partners.has(`${b.clientCode}|${a.clientCode}`)).toBe(false);
+        }
+      }),
+      { numRuns: 150, seed: 77 },
     );
   });
 });
