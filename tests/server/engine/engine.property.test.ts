@@ -387,7 +387,7 @@ describe('bilateral opening uncross (fast-check)', () => {
         expect(engine.validateInternalState()).toEqual([]);
         const before = engine.listOrders({ assetId: ASSET });
         const openBefore = before.reduce((sum, o) => sum + o.offeredQty, 0);
-        const r = engine.execute({ type: 'setPhase', at: at++, marketId: MARKET, phase: 'trading' });
+        const r = engine.execute({ type: 'setPhase', at, marketId: MARKET, phase: 'trading' });
         expect(r.result).toBe('OK');
         const done = trades(r);
         for (const t of done) expect(partners.has(`${t.buyer}|${t.seller}`), JSON.stringify(t)).toBe(true);
