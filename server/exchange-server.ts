@@ -38,6 +38,7 @@ import type { JournalIo } from './engine/journal/journal.ts';
 import { Sequencer } from './trading/sequencer.ts';
 import { bucharestDate } from './trading/time.ts';
 import { TradingService } from './trading/trading-service.ts';
+import { bilateralRoutes } from './http/bilateral.routes.ts';
 
 export interface ExchangeServerOptions {
   port: number;
@@ -144,7 +145,14 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     const assets = await store.reference.assets();
     const marketOfAsset = new Map(assets.map((asset) => [asset.id, asset.marketId]));
     const { usersOfClient, clientsOfUser } = await userClientIndex(store);
-    const trading = new TradingService({ sequencer, marketOfAsset, now, storedOrder: (orderId) => store.trading.order(orderId) });
+    const trading = new TradingService({
+      sequencer,
+      marketOfAsset,
+      now,
+      storedOrder: (orderId) => store.trading.order(orderId),
+      storedTransaction: (transactionId) => store.trading.transaction(transactionId),
+      readModelsFlushed: () => projector.flushed(5_000),
+    });
 
     const app = await createHttpApp({
       store,
@@ -196,6 +204,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     const clearing = await startCollateralClearing({ store, sequencer, gateway, now, readModelsSettled: () => projector.settled() });
     cleanups.push(() => clearing.stop());
     await app.register(ordersRoutes({ auth, store, trading, marketData, marketOfAsset }), { prefix: API_PREFIX });
+    await app.register(bilateralRoutes({ auth, trading, marketOfAsset }), { prefix: API_PREFIX });
     await app.register(orderHistoryRoutes({ auth, store, projector, marketOfAsset }), { prefix: API_PREFIX });
     await app.register(workspacesRoutes({ auth, store }), { prefix: API_PREFIX });
     await app.register(accountRoutes({ auth, store, sequencer, projector, assets }), { prefix: API_PREFIX });

@@ -27,6 +27,8 @@ export const assetEngineConfigSchema = z.strictObject({
   transmissionWay: z.enum(ways).nullable().optional(),
   ownerSides: z.record(z.string(), z.enum(ways)).optional(),
   settlementPrice: z.number().int().nullable().optional(),
+  /** Whitelist-restricted: orders match only between clients with an active whitelist relation. */
+  bilateral: z.boolean().optional(),
   /** Not the engine's: the periods of a rolling asset follow the session date (asset-periods.ts). */
   rolling: rollingPeriodSchema.nullable().optional(),
 });

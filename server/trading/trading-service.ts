@@ -8,13 +8,30 @@ import {
   type Order,
   type OrderUpdate,
   type SessionPhase,
+  type Transaction,
 } from '../../protocol/index.ts';
+import type { BookLevel } from '../../protocol/market-data.ts';
 import { orderViewOf } from '../engine/events.ts';
-import type { Actor, EngineResult, OrderEvent } from '../engine/types.ts';
+import type { Actor, EngineResult, OrderEvent, RegisterOffBookTradeCommand, TransactionFacts, TransactionView } from '../engine/types.ts';
 import type { UserRecord } from '../store/users.repository.ts';
 import type { SequencedResult, Sequencer, UnstampedCommand } from './sequencer.ts';
 import { endOfDayInBucharest } from './time.ts';
-import { orderToWire } from './wire.ts';
+import { orderToWire, transactionViewToWire } from './wire.ts';
+
+/** An off-book transaction as the post-trade workflows register it (ids as on the wire, times ISO or epoch ms). */
+export type OffBookTradeRequest = Omit<RegisterOffBookTradeCommand, 'type' | 'at' | 'parentTransactionId' | 'grandParentTransactionId' | 'transferTimestamp' | 'splitTimestamp'> & {
+  parentTransactionId: string | null;
+  grandParentTransactionId: string | null;
+  transferTimestamp: string | number | null;
+  splitTimestamp: string | number | null;
+};
+
+/** Per price level of a bilateral asset, what the user's clients may trade with (GET .../tradeable-levels). */
+export interface TradeableLevels {
+  assetId: string;
+  bids: BookLevel[];
+  asks: BookLevel[];
+}
 
 export interface TradingServiceOptions {
   sequencer: Sequencer;
@@ -27,6 +44,10 @@ export interface TradingServiceOptions {
    * order has left the engine (traded or cancelled) is answered with it.
    */
   storedOrder?: (orderId: string) => Promise<Order | undefined>;
+  /** A transaction from the read model (the engine keeps no book trades). */
+  storedTransaction?: (transactionId: string) => Promise<Transaction | undefined>;
+  /** Resolves once the read models hold everything journaled so far (false when they could not catch up). */
+  readModelsFlushed?: () => Promise<boolean>;
 }
 
 /** The furthest a GTD/GTSV order may live: a year and a day, as futures exchanges cap good-till-date. */
@@ -118,6 +139,116 @@ export class TradingService {
     if (result.result !== 'OK') throw refusal(result);
   }
 
+  // -----------------------------------------------------------------------------------------------
+  // Post-trade: called by the workflow services (server/workflows/), which check who may do what.
+  // -----------------------------------------------------------------------------------------------
+
+  /** Registers an off-book transaction (an OTC deal); resolves once journaled, with the transaction. */
+  async registerOffBookTrade(request: OffBookTradeRequest): Promise<Transaction> {
+    const result = await this.options.sequencer.submit({
+      type: 'registerOffBookTrade',
+      assetId: request.assetId,
+      buyer: request.buyer,
+      seller: request.seller,
+      price: request.price,
+      qty: request.qty,
+      origin: request.origin,
+      parentTransactionId: idOrNull(request.parentTransactionId),
+      grandParentTransactionId: idOrNull(request.grandParentTransactionId),
+      transferTimestamp: timeOrNull(request.transferTimestamp),
+      splitTimestamp: timeOrNull(request.splitTimestamp),
+      externalTransactionId: request.externalTransactionId,
+      marginsExposureActive: request.marginsExposureActive,
+    });
+    if (result.result !== 'OK') throw refusal(result);
+    const [registered] = offBookOf(result);
+    if (!registered) throw new ExchangeError(apiError('UNKNOWN_ERROR'));
+    return transactionViewToWire(registered);
+  }
+
+  /**
+   * Transfers (novates) a transaction to the central counterparty's asset `targetAssetId`: the
+   * transferred child, and the remainder left in the original asset when `qty` is less than its quantity.
+   */
+  async novateTransaction(command: { transactionId: string; qty: number; targetAssetId: string }): Promise<{ transferred: Transaction; remainder: Transaction | null }> {
+    const transactionId = this.transactionIdOf(command.transactionId);
+    const original = await this.factsOf(transactionId);
+    const result = await this.options.sequencer.submit({ type: 'novateTransaction', transactionId, qty: command.qty, targetAssetId: command.targetAssetId, original });
+    if (result.result !== 'OK') throw refusal(result);
+    const [transferred, remainder] = offBookOf(result);
+    if (!transferred) throw new ExchangeError(apiError('UNKNOWN_ERROR'));
+    return { transferred: transactionViewToWire(transferred), remainder: remainder ? transactionViewToWire(remainder) : null };
+  }
+
+  /** Switches whether clearing counts the transaction's margins; resolves with the transaction as it then is. */
+  async setTransactionMarginsExposure(command: { transactionId: string; active: boolean }): Promise<Transaction> {
+    const transactionId = this.transactionIdOf(command.transactionId);
+    const original = await this.factsOf(transactionId);
+    const result = await this.options.sequencer.submit({ type: 'setTransactionMarginsExposure', transactionId, active: command.active, original });
+    if (result.result !== 'OK') throw refusal(result);
+    const transaction = await this.transaction(command.transactionId);
+    if (!transaction) throw new ExchangeError(apiError('TRANSACTION_NOT_FOUND', { transactionId: command.transactionId }));
+    return { ...transaction, marginsExposureActive: command.active };
+  }
+
+  /**
+   * A transaction with its participants, asset, quantity, session date and origin: the read model's
+   * row (after the read models have caught up with the journal) with the engine's post-trade state
+   * over it; undefined when unknown.
+   */
+  async transaction(transactionId: string): Promise<Transaction | undefined> {
+    const id = Number(transactionId);
+    if (!/^\d{1,15}$/.test(transactionId) || !Number.isSafeInteger(id)) return undefined;
+    await this.options.readModelsFlushed?.();
+    const stored = await this.options.storedTransaction?.(String(id));
+    const held = this.options.sequencer.engine.getTransaction(id);
+    if (stored && held) return { ...stored, origin: held.origin, status: held.status, marginsExposureActive: held.marginsExposureActive };
+    if (stored) return { origin: 'book', status: 'active', ...stored };
+    return held ? transactionViewToWire(held) : undefined;
+  }
+
+  /** Makes (active) or ends a whitelist relation between two clients; matters on bilateral assets. */
+  async setWhitelistRelation(command: { clientCode: string; partnerCode: string; active: boolean }): Promise<void> {
+    const result = await this.options.sequencer.submit({ type: 'setWhitelistRelation', clientCode: command.clientCode, partnerCode: command.partnerCode, active: command.active });
+    if (result.result !== 'OK') throw refusal(result);
+  }
+
+  /** Per level of a bilateral asset's book, the quantity the clients may trade with (their partners' orders). */
+  tradeableLevels(assetId: string, clientCodes: readonly string[]): TradeableLevels {
+    const engine = this.options.sequencer.engine;
+    const bilateral = engine.isBilateral(assetId);
+    if (bilateral === undefined) throw new ExchangeError(apiError('ASSET_NOT_FOUND', { assetId }));
+    if (!bilateral) throw new ExchangeError(apiError('ASSET_NOT_BILATERAL', { assetId }));
+    return { assetId, ...engine.tradeableLevels(assetId, clientCodes)! };
+  }
+
+  private transactionIdOf(transactionId: string): number {
+    const id = Number(transactionId);
+    if (!/^\d{1,15}$/.test(String(transactionId)) || !Number.isSafeInteger(id) || id <= 0) throw new ExchangeError(apiError('TRANSACTION_NOT_FOUND', { transactionId: String(transactionId) }));
+    return id;
+  }
+
+  /** What the engine needs of a book transaction it does not hold (null when it holds it or none is stored). */
+  private async factsOf(transactionId: number): Promise<TransactionFacts | null> {
+    if (this.options.sequencer.engine.getTransaction(transactionId)) return null;
+    const t = await this.transaction(String(transactionId));
+    if (!t) return null;
+    return {
+      transactionId,
+      assetId: t.assetId,
+      buyer: t.buyer,
+      seller: t.seller,
+      price: t.price,
+      qty: t.qty,
+      txDate: t.txDate,
+      timestamp: Date.parse(t.timestamp),
+      origin: t.origin ?? 'book',
+      parentTransactionId: idOrNull(t.parentTransactionId),
+      grandParentTransactionId: idOrNull(t.grandParentTransactionId),
+      marginsExposureActive: t.marginsExposureActive,
+    };
+  }
+
   /**
    * The order and the journal seq its state stands at, as the private order queue sends them, so the
    * client keeps whichever of reply and queue update is newer.
@@ -185,6 +316,26 @@ export class TradingService {
   private isAdmin(user: UserRecord): boolean {
     return user.roles.includes('administrator');
   }
+}
+
+function offBookOf(result: EngineResult): TransactionView[] {
+  const out: TransactionView[] = [];
+  for (const event of result.events) if (event.type === 'offBookTrade') out.push(event.transaction);
+  return out;
+}
+
+function idOrNull(id: string | null): number | null {
+  if (id === null) return null;
+  const n = Number(id);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new ExchangeError(apiError('REQUEST_INVALID', { field: 'transactionId', issue: 'invalid' }));
+  return n;
+}
+
+function timeOrNull(time: string | number | null): number | null {
+  if (time === null) return null;
+  const ms = typeof time === 'number' ? time : Date.parse(time);
+  if (!Number.isFinite(ms)) throw new ExchangeError(apiError('REQUEST_INVALID', { field: 'timestamp', issue: 'invalid_date' }));
+  return ms;
 }
 
 function refusal(result: EngineResult): ExchangeError {
