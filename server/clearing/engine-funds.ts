@@ -111,7 +111,8 @@ export class EngineFunds {
     const oldest = cutoffs.includes(null) ? null : (cutoffs as string[]).reduce((a, b) => (a < b ? a : b), '9999-12-31');
     const forwards = termsList.filter((terms) => terms.deliveryStart !== null).map((terms) => terms.assetId);
     // A spot position of a session before yesterday is delivered: its trades no longer count.
-    const trades = await repo.clientTrades(clientCode, oldest, forwards, addDays(today, -1));
+    // A transaction whose margin exposure is not active (an OTC deal before its activation) counts in no margin.
+    const trades = (await repo.clientTrades(clientCode, oldest, forwards, addDays(today, -1))).filter((trade) => trade.marginsExposureActive);
     const engine = this.options.sequencer.engine;
 
     const assetIds = new Set([...carried.map((position) => position.assetId), ...trades.map((trade) => trade.assetId)]);

@@ -35,6 +35,8 @@ export interface SettlementTrade {
   price: number;
   qty: number;
   noCnt: number;
+  /** false: the transaction's margins are not counted yet (an OTC deal before activation): no variation margin on it. Default true. */
+  marginsExposureActive?: boolean;
 }
 
 export interface SettlementInput {
@@ -165,7 +167,7 @@ export function computeSettlement(input: SettlementInput): SettlementResult {
     buy.bought += qty;
     sell.sold += qty;
     if (asset.forward) {
-      if (asset.price !== null) {
+      if (asset.price !== null && trade.marginsExposureActive !== false) {
         const mark = qty * (BigInt(asset.price) - BigInt(trade.price));
         buy.tradeMark += mark;
         sell.tradeMark -= mark;

@@ -87,7 +87,7 @@ export class SettlementRunner {
         dueDate: dueDateOf(sessionDate),
         assets: settlementAssets,
         clients: await settlement.clientIdentities(),
-        trades: trades.map((trade) => ({ transactionId: trade.transactionId, assetId: trade.assetId, buyer: trade.buyer, seller: trade.seller, price: trade.price, qty: trade.qty, noCnt: trade.noCnt })),
+        trades: trades.map((trade) => ({ transactionId: trade.transactionId, assetId: trade.assetId, buyer: trade.buyer, seller: trade.seller, price: trade.price, qty: trade.qty, noCnt: trade.noCnt, marginsExposureActive: trade.marginsExposureActive })),
         openingPositions: await settlement.openingPositions(forwardIds, sessionDate),
       });
       step('computed');

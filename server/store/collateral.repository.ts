@@ -127,6 +127,8 @@ export interface ClientTrade {
   price: number;
   qty: number;
   txDate: string;
+  /** Whether clearing counts the transaction's margins (absent in rows written before: counted). */
+  marginsExposureActive: boolean;
 }
 
 /** Warranties, financial restrictions, nominations and the engine funds of clearing (migration 010), and what it reads of the settlement side's tables. */
@@ -312,16 +314,18 @@ export class CollateralRepository {
    * assets other than `forwardAssetIds` only those of `spotFrom` on (older spot trades are delivered).
    */
   async clientTrades(clientCode: string, afterDate: string | null, forwardAssetIds: readonly string[], spotFrom: string): Promise<ClientTrade[]> {
-    const rows = await this.db.query<{ transaction_id: string | number; asset_id: string; buyer: string; seller: string; price: string | number; qty: string | number; tx_date: string }>(
-      `select transaction_id, asset_id, buyer, seller, (data->>'price')::bigint as price, (data->>'qty')::bigint as qty, data->>'txDate' as tx_date
+    const rows = await this.db.query<{ transaction_id: string | number; asset_id: string; buyer: string; seller: string; price: string | number; qty: string | number; tx_date: string; margins: boolean }>(
+      `select transaction_id, asset_id, buyer, seller, (data->>'price')::bigint as price, (data->>'qty')::bigint as qty, data->>'txDate' as tx_date,
+              coalesce((data->>'marginsExposureActive')::boolean, true) as margins
        from transactions where (buyer = $1 or seller = $1) and ($2::text is null or data->>'txDate' > $2)
+         and coalesce(data->>'status', 'active') <> 'superseded'
          and (data->>'txDate' >= $4 or asset_id in (select jsonb_array_elements_text($3::jsonb)))
        order by transaction_id`,
       [clientCode, afterDate, JSON.stringify(forwardAssetIds), spotFrom],
     );
     const out: ClientTrade[] = [];
     for (const row of rows) {
-      const base = { transactionId: String(row.transaction_id), assetId: row.asset_id, price: Number(row.price), qty: Number(row.qty), txDate: row.tx_date };
+      const base = { transactionId: String(row.transaction_id), assetId: row.asset_id, price: Number(row.price), qty: Number(row.qty), txDate: row.tx_date, marginsExposureActive: row.margins };
       if (row.buyer === clientCode) out.push({ ...base, way: 'bid' });
       if (row.seller === clientCode) out.push({ ...base, way: 'ask' });
     }

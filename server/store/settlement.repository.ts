@@ -179,11 +179,11 @@ export class SettlementRepository implements DocumentSource {
 
   // ---- daily and final settlement prices -------------------------------------------------------
 
-  /** Price and quantity of the asset's trades of a session between two instants (inclusive). */
+  /** Price and quantity of the asset's book trades of a session between two instants (inclusive): off-book transactions make no price. */
   async tradesBetween(assetId: string, sessionDate: string, fromIso: string, toIso: string): Promise<Array<{ price: number; qty: number }>> {
     const rows = await this.db.query<{ price: Numeric; qty: Numeric }>(
       `select (data->>'price')::bigint as price, (data->>'qty')::bigint as qty from transactions
-        where asset_id = $1 and data->>'txDate' = $2 and ts >= $3::timestamptz and ts <= $4::timestamptz`,
+        where asset_id = $1 and data->>'txDate' = $2 and ts >= $3::timestamptz and ts <= $4::timestamptz and coalesce(data->>'origin', 'book') = 'book'`,
       [assetId, sessionDate, fromIso, toIso],
     );
     return rows.map((row) => ({ price: Number(row.price), qty: Number(row.qty) }));
@@ -400,14 +400,14 @@ export class SettlementRepository implements DocumentSource {
 
   /** When the last trade of these assets' session happened (epoch ms), or null. */
   async lastTradeAt(assetIds: readonly string[], sessionDate: string): Promise<number | null> {
-    const rows = await this.db.query<{ at: unknown }>(`select max(ts) as at from transactions where asset_id = any($1::text[]) and data->>'txDate' = $2`, [assetIds, sessionDate]);
+    const rows = await this.db.query<{ at: unknown }>(`select max(ts) as at from transactions where asset_id = any($1::text[]) and data->>'txDate' = $2 and coalesce(data->>'origin', 'book') = 'book'`, [assetIds, sessionDate]);
     return rows[0]?.at ? new Date(rows[0].at as string).getTime() : null;
   }
 
-  /** The session's transactions of these assets. */
+  /** The session's transactions of these assets, book and off-book; a superseded (transferred) one is left to its children. */
   async sessionTrades(assetIds: readonly string[], sessionDate: string): Promise<Transaction[]> {
     const rows = await this.db.query<{ data: Transaction }>(
-      `select data from transactions where asset_id = any($1::text[]) and data->>'txDate' = $2 order by transaction_id`,
+      `select data from transactions where asset_id = any($1::text[]) and data->>'txDate' = $2 and coalesce(data->>'status', 'active') <> 'superseded' order by transaction_id`,
       [assetIds, sessionDate],
     );
     return rows.map((row) => row.data);
