@@ -110,3 +110,20 @@ describe('settlement arithmetic: the worked example', () => {
     expect(dueDateOf('2026-11-27')).toBe('2026-11-30'); // Friday → Monday
   });
 });
+
+describe('settlement: margin exposure per transaction', () => {
+  it('marks a forward trade to the settlement price only while its margin exposure is active; the position counts it either way', () => {
+    const input: SettlementInput = { ...forward, openingPositions: [], trades: [{ ...forward.trades[0]!, marginsExposureActive: false }] };
+    const result = computeSettlement(input);
+    expect(result.notes[0]!.lines[0]).toMatchObject({ boughtQty: 50, closingQty: 50, variationMargin: 0 });
+    expect(result.positions).toContainEqual({ clientCode: 'RO-HIDRO', assetId: 'EFWD-M-2027-01-BASE', qty: 50 });
+    const active = computeSettlement({ ...input, trades: [{ ...forward.trades[0]!, marginsExposureActive: true }] });
+    // 5.0 × (410.83 − 410.00) = 4.15
+    expect(active.notes[0]!.lines[0]).toMatchObject({ variationMargin: 415 });
+  });
+
+  it('settles a spot transaction in full whatever its margin exposure', () => {
+    const inactive = computeSettlement({ ...spot, trades: spot.trades.map((trade) => ({ ...trade, marginsExposureActive: false })) });
+    expect(amounts(inactive)).toEqual(amounts(computeSettlement(spot)));
+  });
+});

@@ -6,6 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { destinations, type Trade, type Transaction } from '../../../protocol/index.ts';
+import { CollateralRepository } from '../../../server/store/collateral.repository.ts';
+import { SettlementRepository } from '../../../server/store/settlement.repository.ts';
 import { connectCollector, type CollectingClient } from '../../helpers/stomp-test-client.ts';
 import { startTestServer, type TestServer } from '../../helpers/test-server.ts';
 
@@ -120,5 +122,25 @@ describe('TradingService post-trade calls', () => {
     expect((await t.get(`/assets/${FORWARD}/tradeable-levels`, token1)).body.error).toEqual({ code: 'ASSET_NOT_BILATERAL', params: { assetId: FORWARD } });
     expect((await t.get('/assets/NOPE/tradeable-levels', token1)).status).toBe(404);
     expect((await t.get(`/assets/${BILATERAL}/tradeable-levels?clientCode=RO-TERMO`, token1)).body.error.code).toBe('ACCOUNT_CLIENT_FORBIDDEN');
+  });
+
+  it('clearing reads: an off-book deal makes no settlement price; an inactive one is flagged for the margins; a superseded one is left to its children', async () => {
+    const deal = await t.server.trading.registerOffBookTrade({ ...otc, price: 99_000, externalTransactionId: 'OTC-3' });
+    await t.server.projector.flushed(5_000);
+    const settlement = new SettlementRepository(t.server.store.db);
+    const window = await settlement.tradesBetween(FORWARD, deal.txDate, '2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z');
+    expect(window.some((trade) => trade.price === 99_000)).toBe(false);
+    expect(window.length).toBeGreaterThan(0);
+    const collateral = new CollateralRepository(t.server.store.db);
+    const legs = await collateral.clientTrades('RO-HIDRO', null, [FORWARD, CCP], '2000-01-01');
+    expect(legs.find((leg) => leg.transactionId === deal.transactionId)).toMatchObject({ way: 'bid', marginsExposureActive: false });
+    const { transferred } = await t.server.trading.novateTransaction({ transactionId: deal.transactionId, qty: 100, targetAssetId: CCP });
+    await t.server.projector.flushed(5_000);
+    const after = await collateral.clientTrades('RO-HIDRO', null, [FORWARD, CCP], '2000-01-01');
+    expect(after.some((leg) => leg.transactionId === deal.transactionId)).toBe(false);
+    expect(after.find((leg) => leg.transactionId === transferred.transactionId)).toMatchObject({ assetId: CCP, qty: 100 });
+    const session = await settlement.sessionTrades([FORWARD, CCP], deal.txDate);
+    expect(session.map((trade) => trade.transactionId)).toContain(transferred.transactionId);
+    expect(session.map((trade) => trade.transactionId)).not.toContain(deal.transactionId);
   });
 });

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { transactionViewOf } from '../../../server/engine/events.ts';
 import { ASSET, harness, trades } from '../engine/helpers.ts';
 import type { OrderUpdate } from '../../../protocol/index.ts';
-import { iso, orderUpdateJson, transactionToWire } from '../../../server/trading/wire.ts';
+import { transactionSchema } from '../../../protocol/market-data.ts';
+import { iso, orderUpdateJson, transactionToWire, transactionViewToWire } from '../../../server/trading/wire.ts';
 
 describe('iso', () => {
   it('writes every instant as toISOString does, also when instants share a cache slot', () => {
@@ -108,5 +109,38 @@ describe('orderUpdateJson', () => {
         expect(orderUpdateJson(update)).toBe(JSON.stringify(update));
       }),
     );
+  });
+});
+
+describe('transactionViewToWire', () => {
+  it('writes an off-book transaction: no orders, the transfer fields as ids and ISO times', () => {
+    const wire = transactionViewToWire({
+      transactionId: 12,
+      assetId: 'GCCP-M-2027-01',
+      marketId: 'GAS-CCP',
+      buyer: 'C1',
+      seller: 'C2',
+      buyOrderId: null,
+      sellOrderId: null,
+      buyerBrokerId: null,
+      sellerBrokerId: null,
+      aggressor: null,
+      origin: 'transfer',
+      status: 'active',
+      qty: 40,
+      price: 16_100,
+      noCnt: 40,
+      txDate: '2026-11-23',
+      timestamp: Date.UTC(2026, 10, 23, 10),
+      marginsExposureActive: true,
+      externalTransactionId: null,
+      gasfwTransactionId: null,
+      transferTimestamp: Date.UTC(2026, 10, 23, 10),
+      parentTransactionId: 7,
+      grandParentTransactionId: 3,
+      splitTimestamp: null,
+    });
+    expect(wire).toMatchObject({ transactionId: '12', buyOrderId: '', sellOrderId: '', aggressor: 'bid', origin: 'transfer', status: 'active', transferTimestamp: '2026-11-23T10:00:00.000Z', parentTransactionId: '7', grandParentTransactionId: '3', splitTimestamp: null });
+    expect(transactionSchema.parse(wire)).toEqual(wire);
   });
 });
