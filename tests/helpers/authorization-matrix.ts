@@ -150,6 +150,12 @@ export const routeCases: RouteCase[] = [
       expect: signedIn((p) => (sees(p, ASSET_MARKET) ? { status: 200 } : { status: 422, code: 'ORDER_ASSET_ID_INVALID' })),
     }),
   ),
+  // The bilateral demo asset: what the user's clients may trade with; an unseen market's asset is unknown.
+  {
+    route: 'GET /assets/:assetId/tradeable-levels',
+    request: () => ({ method: 'GET', path: '/assets/GBIL-M-2027-01/tradeable-levels' }),
+    expect: signedIn((p) => (sees(p, 'GAS-FWD') ? { status: 200 } : { status: 404, code: 'ASSET_NOT_FOUND' })),
+  },
   {
     route: 'POST /orders',
     // An order for broker2's client: only broker2 (and the operator, who may act for any client) may place it.

@@ -72,6 +72,7 @@ export const routeSchemas: Record<string, RouteSchemas> = {
   'GET /transactions': { query: z.strictObject({ scope: z.enum(['all', 'mine']).optional(), assetId: id.optional(), limit: z.int().min(1).max(1000).optional() }) },
   'GET /books/:assetId': { params: z.strictObject({ assetId: id }) },
   'GET /assets/:assetId/stats': { params: z.strictObject({ assetId: id }) },
+  'GET /assets/:assetId/tradeable-levels': { params: z.strictObject({ assetId: id }), query: z.strictObject({ clientCode: id.optional() }) },
   'POST /admin/markets/:marketId/phase': {
     params: z.strictObject({ marketId: id }),
     body: z.strictObject({ phase: z.enum([...sessionPhases, 'suspend', 'resume']), assetId: id.nullable().optional() }),
