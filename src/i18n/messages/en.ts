@@ -451,7 +451,7 @@ export const en = {
   'error.CONTRACT_NOT_PDF': 'The file {fileName} is not a PDF.',
   'error.WORKFLOW_NOT_FOUND': 'Request {instanceId} was not found.',
   'error.WORKFLOW_ACTION_NOT_ALLOWED': 'The action “{action}” is not possible while the request is {status}.',
-  'error.WORKFLOW_CONFLICT': 'Request {instanceId} was changed by someone else in the meantime. Reload it and decide again.',
+  'error.WORKFLOW_CONFLICT': 'Request {instanceId} was changed by someone else in the meantime (now at version {version}). Reload it and decide again.',
   'error.WORKFLOW_REASON_REQUIRED': 'Give a reason for “{action}”.',
   'error.WORKFLOW_IDEMPOTENCY_KEY_REUSED': 'This request key was already used for a different request.',
   'error.OTC_DELIVERY_DATES_INVALID': 'The delivery dates are not valid: from {firstDeliveryDate} to {lastDeliveryDate}.',

@@ -452,7 +452,7 @@ export const ro: Record<MessageKey, string> = {
   'error.CONTRACT_NOT_PDF': 'Fișierul {fileName} nu este un PDF.',
   'error.WORKFLOW_NOT_FOUND': 'Cererea {instanceId} nu a fost găsită.',
   'error.WORKFLOW_ACTION_NOT_ALLOWED': 'Acțiunea „{action}” nu este posibilă cât timp cererea este {status}.',
-  'error.WORKFLOW_CONFLICT': 'Cererea {instanceId} a fost modificată între timp de altcineva. Reîncărcați-o și decideți din nou.',
+  'error.WORKFLOW_CONFLICT': 'Cererea {instanceId} a fost modificată între timp de altcineva (acum la versiunea {version}). Reîncărcați-o și decideți din nou.',
   'error.WORKFLOW_REASON_REQUIRED': 'Indicați un motiv pentru „{action}”.',
   'error.WORKFLOW_IDEMPOTENCY_KEY_REUSED': 'Această cheie de cerere a fost folosită deja pentru o altă cerere.',
   'error.OTC_DELIVERY_DATES_INVALID': 'Datele de livrare nu sunt valide: de la {firstDeliveryDate} la {lastDeliveryDate}.',
