@@ -74,6 +74,13 @@ export interface RequestInit {
   body?: unknown;
   token?: string | null | undefined;
   signal?: AbortSignal | undefined;
+  /** Extra request headers (an Idempotency-Key). */
+  headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/** A multipart body (a contract upload) goes as it is: fetch sets its Content-Type with the boundary. */
+function isFormBody(body: unknown): body is FormData {
+  return typeof FormData !== 'undefined' && body instanceof FormData;
 }
 
 /**
@@ -84,15 +91,16 @@ export interface RequestInit {
  */
 export async function requestJson<T>(options: ApiOptions, path: string, parse: (body: unknown) => T | null | undefined, init: RequestInit): Promise<T> {
   const doFetch = options.fetch ?? globalThis.fetch;
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+  const headers: Record<string, string> = { Accept: 'application/json', ...init.headers };
+  const requestBody: BodyInit | undefined = init.body === undefined ? undefined : isFormBody(init.body) ? init.body : JSON.stringify(init.body);
+  if (typeof requestBody === 'string') headers['Content-Type'] = 'application/json';
   if (init.token) headers['Authorization'] = `Bearer ${init.token}`;
   let response: Response;
   try {
     response = await doFetch(`${options.baseUrl ?? '/session/api'}${path}`, {
       method: init.method,
       headers,
-      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      ...(requestBody !== undefined ? { body: requestBody } : {}),
       ...(init.signal ? { signal: init.signal } : {}),
     });
   } catch (cause) {

@@ -11,6 +11,8 @@ export interface RequestOptions {
   body?: unknown;
   token?: string | null;
   signal?: AbortSignal;
+  /** Extra headers (an Idempotency-Key). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** Validates a success body; returns null when it does not match the contract. */
@@ -31,6 +33,7 @@ export async function requestJson<T>(path: string, parse: BodyParser<T>, options
       body: options.body,
       token: options.token,
       signal: options.signal,
+      headers: options.headers,
     });
   } finally {
     done();

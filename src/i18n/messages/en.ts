@@ -1,6 +1,7 @@
 import { accountEn } from './account.ts';
 import { chatEn } from './chat.ts';
 import { clearingEn } from './clearing.ts';
+import { workflowsEn } from './workflows.ts';
 import { layoutEn } from './layout.ts';
 import { notificationsEn } from './notifications.ts';
 import { ordersHistoryEn } from './orders-history.ts';
@@ -523,6 +524,7 @@ export const en = {
   'otc.status.finalized': 'Finalized',
   'otc.status.rejected': 'Rejected',
   'otc.status.expired': 'Expired',
+  'otc.status.deleted': 'Deleted',
 
   'otc.action.activate': 'Activate',
   'otc.action.acceptActivation': 'Accept activation',
@@ -544,6 +546,7 @@ export const en = {
   'transfer.outcome.nonTransferable': 'Non-transferable',
   'transfer.outcome.awaitingPartnerAccept': 'Awaiting partner acceptance',
   'transfer.outcome.awaitingAdminApproval': 'Awaiting administrator approval',
+  'transfer.outcome.cancelled': 'Cancelled',
 
   'margin.status.inactive': 'Inactive',
   'margin.status.awaitingApproval': 'Awaiting approval',
@@ -723,6 +726,7 @@ export const en = {
   ...accountEn,
   ...ticketEn,
   ...clearingEn,
+  ...workflowsEn,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -1,6 +1,7 @@
 import { accountRo } from './account.ts';
 import { chatRo } from './chat.ts';
 import { clearingRo } from './clearing.ts';
+import { workflowsRo } from './workflows.ts';
 import { layoutRo } from './layout.ts';
 import type { MessageKey } from './en.ts';
 import { notificationsRo } from './notifications.ts';
@@ -525,6 +526,7 @@ export const ro: Record<MessageKey, string> = {
   'otc.status.finalized': 'Finalizată',
   'otc.status.rejected': 'Respinsă',
   'otc.status.expired': 'Expirată',
+  'otc.status.deleted': 'Ștearsă',
 
   'otc.action.activate': 'Activează',
   'otc.action.acceptActivation': 'Acceptă activarea',
@@ -546,6 +548,7 @@ export const ro: Record<MessageKey, string> = {
   'transfer.outcome.nonTransferable': 'Netransferabil',
   'transfer.outcome.awaitingPartnerAccept': 'În așteptarea acceptului partenerului',
   'transfer.outcome.awaitingAdminApproval': 'În așteptarea aprobării administratorului',
+  'transfer.outcome.cancelled': 'Anulat',
 
   'margin.status.inactive': 'Inactivă',
   'margin.status.awaitingApproval': 'În așteptarea aprobării',
@@ -726,4 +729,5 @@ export const ro: Record<MessageKey, string> = {
   ...accountRo,
   ...ticketRo,
   ...clearingRo,
+  ...workflowsRo,
 };

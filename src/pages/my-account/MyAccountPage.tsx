@@ -4,7 +4,9 @@ import { usePageTitle } from '../../app/use-page-title.ts';
 import { PlaceholderPanel } from '../../components/PlaceholderPanel.tsx';
 import { localePath } from '../../i18n/locale.ts';
 import { useLocale } from '../../i18n/use-locale.ts';
+import { useUser } from '../../auth/use-auth.ts';
 import { AccountSettingsTab } from './AccountSettingsTab.tsx';
+import { ApprovalsTab, mayApprove } from './ApprovalsTab.tsx';
 import { BankCommissionsTab } from './BankCommissionsTab.tsx';
 import { DailySettlementNotesTab } from './DailySettlementNotesTab.tsx';
 import { DailySettlementPriceTab } from './DailySettlementPriceTab.tsx';
@@ -12,14 +14,18 @@ import { FinalSettlementPriceTab } from './FinalSettlementPriceTab.tsx';
 import { LoginHistoryTab } from './LoginHistoryTab.tsx';
 import { MonthlySettlementSummaryTab } from './MonthlySettlementSummaryTab.tsx';
 import { NominationsTab } from './NominationsTab.tsx';
+import { OtcTransactionsTab } from './OtcTransactionsTab.tsx';
 import { OrdersTab } from './OrdersTab.tsx';
 import { PaidCashedTransactionsTab } from './PaidCashedTransactionsTab.tsx';
 import { ProfileTab } from './ProfileTab.tsx';
+import { TransactionContractsTab } from './TransactionContractsTab.tsx';
 import { TransactionReportsTab } from './TransactionReportsTab.tsx';
 import { TransactionsTab } from './TransactionsTab.tsx';
 import { UnpaidTransactionsTab } from './UnpaidTransactionsTab.tsx';
 import { WarrantiesTab } from './WarrantiesTab.tsx';
-import { accountTabPath, accountTabs, isAccountTab, type AccountTabSlug } from './tabs.ts';
+import { WhitelistPartnersTab } from './WhitelistPartnersTab.tsx';
+import { WhitelistRequestsTab } from './WhitelistRequestsTab.tsx';
+import { accountTabPath, accountTabs, isAccountTab, listedAccountTabs, type AccountTabSlug } from './tabs.ts';
 
 /** The account area: the tab list and the open tab. */
 export function MyAccountPage() {
@@ -31,6 +37,7 @@ export function MyAccountPage() {
   });
   const active: AccountTabSlug = isAccountTab(tabParam) ? tabParam : 'profile';
   const activeTab = accountTabs.find((tab) => tab.slug === active)!;
+  const listed = listedAccountTabs(mayApprove(useUser()));
   usePageTitle(`${intl.formatMessage({ id: activeTab.label })} · ${intl.formatMessage({ id: 'nav.myAccount' })}`);
 
   return (
@@ -43,7 +50,7 @@ export function MyAccountPage() {
       <div className="account-layout">
         <nav className="side-nav" aria-label={intl.formatMessage({ id: 'account.tabs' })}>
           <ul role="list">
-            {accountTabs.map((tab) => (
+            {listed.map((tab) => (
               <li key={tab.slug}>
                 <Link
                   to={localePath(locale, accountTabPath(tab.slug))}
@@ -103,6 +110,16 @@ export function AccountTabPanel() {
       return <MonthlySettlementSummaryTab />;
     case 'nominations':
       return <NominationsTab />;
+    case 'otc-transactions':
+      return <OtcTransactionsTab />;
+    case 'transaction-contracts':
+      return <TransactionContractsTab />;
+    case 'whitelist-requests':
+      return <WhitelistRequestsTab />;
+    case 'whitelist-partners':
+      return <WhitelistPartnersTab />;
+    case 'approvals':
+      return <ApprovalsTab />;
     default: {
       const tab = accountTabs.find((candidate) => candidate.slug === slug)!;
       return <PlaceholderPanel title={<FormattedMessage id={tab.label} />} />;

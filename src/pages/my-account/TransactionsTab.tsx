@@ -11,6 +11,8 @@ import type { DataTableColumn } from '../../components/DataTable.tsx';
 import { enumLabelKey } from '../../i18n/enum-labels.ts';
 import { useMyTradesList } from '../../trading/live.ts';
 import { mergeTransactions } from '../../trading/TransactionsPanel.tsx';
+import { useUser } from '../../auth/use-auth.ts';
+import { mayStartTransactionWorkflows, TransactionWorkflowActions } from '../../workflows/TransactionWorkflowActions.tsx';
 import { ClearingListCard } from './ClearingListCard.tsx';
 
 /** The user's clients' transactions as a clearing list (so the tab shares the other tabs' card), with the assets' decimals (cached reference). */
@@ -27,6 +29,17 @@ export function TransactionsTab() {
   const byId = useMemo(() => new Map((state.data?.assets ?? []).map((asset) => [asset.id, asset])), [state.data]);
   const rows = useMemo(() => mergeTransactions(state.data?.items ?? [], live) as Transaction[], [state.data, live]);
   const code = (row: Transaction) => byId.get(row.assetId)?.code ?? row.assetId;
+  const user = useUser();
+  // Transfer, margin activation and contract upload: offered to the transaction's participants only (issue 15).
+  const workflowColumn: DataTableColumn<Transaction>[] = rows.some((row) => mayStartTransactionWorkflows(row, user))
+    ? [
+        {
+          id: 'workflows',
+          header: intl.formatMessage({ id: 'workflow.tx.actions' }),
+          cell: (row) => (mayStartTransactionWorkflows(row, user) ? <TransactionWorkflowActions transaction={row} asset={byId.get(row.assetId)} /> : null),
+        },
+      ]
+    : [];
   const columns: DataTableColumn<Transaction>[] = [
     instantColumn({ id: 'time', intl, label: 'clearing.col.time' }, (row) => row.timestamp),
     textColumn({ id: 'id', intl, label: 'clearing.col.transactionId' }, (row) => row.transactionId, { code: true }),
@@ -36,6 +49,7 @@ export function TransactionsTab() {
     enumColumn({ id: 'aggressor', intl, label: 'clearing.col.aggressor', priority: 3 }, (row) => row.aggressor, (way) => enumLabelKey('way', way as Transaction['aggressor'])),
     textColumn({ id: 'buyer', intl, label: 'clearing.col.buyer', priority: 2 }, (row) => row.buyer, { code: true }),
     textColumn({ id: 'seller', intl, label: 'clearing.col.seller', priority: 2 }, (row) => row.seller, { code: true }),
+    ...workflowColumn,
   ];
   return (
     <ClearingListCard

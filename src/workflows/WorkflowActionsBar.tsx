@@ -1,0 +1,141 @@
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { actionsWithReason, type WorkflowAction, type WorkflowInstance } from '../../protocol/workflows.ts';
+import { toApiError } from '../api/errors.ts';
+import { useCanAct, useUser } from '../auth/use-auth.ts';
+import { useDialogs } from '../components/dialogs/DialogProvider.tsx';
+import { formatApiError } from '../i18n/format-error.ts';
+import { actionLabels, dangerousActions, kindLabels } from './labels.ts';
+import { ReasonDialog } from './ReasonDialog.tsx';
+import { useWorkflowActions } from './workflow-actions.ts';
+import { createIntentKeys, fetchWorkflow, sendWorkflowAction } from './workflow-api.ts';
+
+export interface WorkflowActionsBarProps {
+  instance: WorkflowInstance;
+  /** The instance as the server now has it (after an action, or reloaded after a conflict). */
+  onChanged: (instance: WorkflowInstance) => void;
+}
+
+/**
+ * One button per action the machine offers the signed-in user (useWorkflowActions), nothing else.
+ * Reject asks for the reason first; every action asks for confirmation; a refusal is shown with its
+ * code's message; WORKFLOW_CONFLICT (someone acted first) reloads the instance so the user decides
+ * again on what is there now. One idempotency key per intent: retrying the same action on the same
+ * version sends the same key, so the server applies it once.
+ */
+export function WorkflowActionsBar({ instance, onChanged }: WorkflowActionsBarProps) {
+  const intl = useIntl();
+  const user = useUser();
+  const canAct = useCanAct();
+  const dialogs = useDialogs();
+  const actions = useWorkflowActions(instance, user);
+  const [keys] = useState(() => createIntentKeys());
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [reasonFor, setReasonFor] = useState<WorkflowAction | null>(null);
+
+  const label = (action: WorkflowAction) => intl.formatMessage({ id: actionLabels[action] });
+
+  async function run(action: WorkflowAction, reason?: string) {
+    const values = {
+      action: label(action),
+      kind: intl.formatMessage({ id: kindLabels[instance.kind] }),
+      instanceId: instance.instanceId,
+      initiator: instance.initiatorClient,
+      partner: instance.partnerClient,
+    };
+    const confirmed = await dialogs.confirm({
+      title: intl.formatMessage({ id: 'workflow.confirm.title' }, values),
+      description: (
+        <>
+          {intl.formatMessage({ id: 'workflow.confirm.description' }, values)}
+          {reason !== undefined && (
+            <>
+              <br />
+              {intl.formatMessage({ id: 'workflow.reason.shown' }, { reason })}
+            </>
+          )}
+        </>
+      ),
+      confirmLabel: label(action),
+      tone: dangerousActions.includes(action) ? 'danger' : 'default',
+    });
+    if (!confirmed) return;
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    const key = keys.keyFor(`${instance.instanceId}:${instance.version}:${action}:${reason ?? ''}`);
+    try {
+      const next = await sendWorkflowAction(instance, action, reason, key);
+      keys.done();
+      setNotice(intl.formatMessage({ id: 'workflow.actionDone' }, { action: values.action }));
+      onChanged(next);
+    } catch (cause) {
+      const refusal = toApiError(cause);
+      setError(formatApiError(intl, refusal));
+      if (refusal.code === 'WORKFLOW_CONFLICT') {
+        try {
+          onChanged(await fetchWorkflow(instance.instanceId));
+          setNotice(intl.formatMessage({ id: 'workflow.conflictReloaded' }));
+        } catch (reloadCause) {
+          setError(formatApiError(intl, toApiError(reloadCause)));
+        }
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function start(action: WorkflowAction) {
+    if (actionsWithReason.includes(action)) setReasonFor(action);
+    else void run(action);
+  }
+
+  return (
+    <div className="workflow-actions">
+      {actions.length === 0 ? (
+        <span className="muted small">
+          <FormattedMessage id="workflow.noActions" />
+        </span>
+      ) : (
+        <div role="group" aria-label={intl.formatMessage({ id: 'workflow.actions' })} className="workflow-action-buttons">
+          {actions.map((action) => (
+            <button
+              key={action}
+              type="button"
+              data-action={action}
+              className={dangerousActions.includes(action) ? 'button button-danger button-small' : 'button button-primary button-small'}
+              disabled={busy || !canAct}
+              onClick={() => start(action)}
+            >
+              {label(action)}
+            </button>
+          ))}
+        </div>
+      )}
+      {notice && (
+        <span className="muted small" role="status">
+          {notice}
+        </span>
+      )}
+      {error && (
+        <div className="alert alert-error" role="alert">
+          {error}
+        </div>
+      )}
+      {reasonFor && (
+        <ReasonDialog
+          open
+          title={intl.formatMessage({ id: 'workflow.reason.title' }, { action: label(reasonFor) })}
+          onCancel={() => setReasonFor(null)}
+          onReason={(reason) => {
+            const action = reasonFor;
+            setReasonFor(null);
+            void run(action, reason);
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import { useState, type ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import type { WorkflowInstance } from '../../protocol/workflows.ts';
+import { toApiError } from '../api/errors.ts';
+import { DataTable, type DataTableColumn, type DataTableSort, type RowDate } from '../components/DataTable.tsx';
+import { formatApiError } from '../i18n/format-error.ts';
+import type { MessageKey } from '../i18n/messages/index.ts';
+import type { WorkflowListState } from './workflow-live.ts';
+import { WorkflowDetails } from './WorkflowDetails.tsx';
+import '../pages/my-account/clearing-tabs.css';
+import './workflows.css';
+
+export interface WorkflowListCardProps<T extends WorkflowInstance> {
+  id: string;
+  title: string;
+  state: WorkflowListState & { reload: () => void; apply: (instance: WorkflowInstance) => void };
+  rows: readonly T[];
+  columns: ReadonlyArray<DataTableColumn<T>>;
+  dateOf: (row: T) => RowDate;
+  initialSort: DataTableSort;
+  empty: MessageKey;
+  note?: ReactNode;
+  /** Right of the title: the tab's own command (register a deal, a new request, an upload). */
+  command?: ReactNode;
+  /** A heading level below the tab's (the approval queues are several tables in one tab). */
+  level?: 2 | 3;
+}
+
+/**
+ * A tab's list of workflow instances: the table (sort, date filter, paging, CSV), a Details button per
+ * row, and the opened row's panel under the table with its status, actions and history. The panel
+ * shows the list's own copy of the instance, so it follows the live changes too.
+ */
+export function WorkflowListCard<T extends WorkflowInstance>({ id, title, state, rows, columns, dateOf, initialSort, empty, note, command, level = 2 }: WorkflowListCardProps<T>) {
+  const intl = useIntl();
+  const [openId, setOpenId] = useState<string | null>(null);
+  const opened = rows.find((row) => row.instanceId === openId) ?? null;
+  const Heading = level === 2 ? 'h2' : 'h3';
+  const detailsColumn: DataTableColumn<T> = {
+    id: 'details',
+    header: intl.formatMessage({ id: 'workflow.details' }),
+    align: 'end',
+    cell: (row) => (
+      <button
+        type="button"
+        className="button button-secondary button-small"
+        aria-expanded={row.instanceId === openId}
+        aria-controls={`${id}-details`}
+        aria-label={intl.formatMessage({ id: 'workflow.details.of' }, { instanceId: row.instanceId })}
+        onClick={() => setOpenId((current) => (current === row.instanceId ? null : row.instanceId))}
+      >
+        <FormattedMessage id="workflow.details" />
+      </button>
+    ),
+  };
+  return (
+    <section className="card workflow-card" aria-labelledby={`${id}-title`}>
+      <div className="card-header">
+        <Heading id={`${id}-title`}>{title}</Heading>
+        {note && <span className="muted small">{note}</span>}
+        {command && <span className="workflow-command">{command}</span>}
+      </div>
+      {state.status === 'error' && (
+        <div className="alert alert-error" role="alert">
+          {formatApiError(intl, toApiError(state.error))}{' '}
+          <button type="button" className="button button-secondary button-small" onClick={state.reload}>
+            <FormattedMessage id="clearing.retry" />
+          </button>
+        </div>
+      )}
+      <DataTable
+        label={title}
+        columns={[...columns, detailsColumn]}
+        rows={rows}
+        rowKey={(row) => row.instanceId}
+        loading={state.status === 'loading'}
+        initialSort={initialSort}
+        emptyMessage={<FormattedMessage id={empty} />}
+        dateOf={dateOf}
+        exportName={id}
+      />
+      <div id={`${id}-details`}>{opened && <WorkflowDetails instance={opened} onChanged={state.apply} onClose={() => setOpenId(null)} />}</div>
+    </section>
+  );
+}

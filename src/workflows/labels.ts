@@ -1,0 +1,62 @@
+/** Message keys of the workflows' statuses, actions, kinds and "waiting on", by workflow kind. */
+import type { WorkflowAction, WorkflowInstance, WorkflowKind } from '../../protocol/workflows.ts';
+import type { MessageKey } from '../i18n/messages/index.ts';
+
+/** The status families of the catalogue (protocol/enums.ts labels, plus 'deleted' and 'cancelled'). */
+const statusPrefix: Record<WorkflowKind, string> = {
+  otc: 'otc.status.',
+  transfer: 'transfer.outcome.',
+  marginActivation: 'margin.status.',
+  contract: 'contract.status.',
+  whitelist: 'whitelist.requestStatus.',
+};
+
+/** The label of a status of `kind`; a status the catalogue does not have is shown as it is (null). */
+export function statusLabelKey(kind: WorkflowKind, status: string, messages: Record<string, unknown>): MessageKey | null {
+  const key = `${statusPrefix[kind]}${status}`;
+  return key in messages ? (key as MessageKey) : null;
+}
+
+export const actionLabels: Record<WorkflowAction, MessageKey> = {
+  activate: 'workflow.action.activate',
+  acceptActivation: 'workflow.action.acceptActivation',
+  delete: 'workflow.action.delete',
+  approve: 'workflow.action.approve',
+  reject: 'workflow.action.reject',
+  cancel: 'workflow.action.cancel',
+  accept: 'workflow.action.accept',
+  approveWithoutChecks: 'workflow.action.approveWithoutChecks',
+};
+
+/** The history's actions: the users' ones and those of the system (creation, timers, checks). */
+const historyActionLabels: Record<string, MessageKey> = {
+  ...actionLabels,
+  create: 'workflow.history.create',
+  request: 'workflow.history.request',
+  upload: 'workflow.history.upload',
+  expire: 'workflow.history.expire',
+  checksFailed: 'workflow.history.checksFailed',
+  nonTransferable: 'workflow.history.nonTransferable',
+  approveAtOnce: 'workflow.history.approveAtOnce',
+};
+
+export function historyActionLabel(action: string): MessageKey | null {
+  return Object.hasOwn(historyActionLabels, action) ? historyActionLabels[action]! : null;
+}
+
+export const kindLabels: Record<WorkflowKind, MessageKey> = {
+  otc: 'workflow.kind.otc',
+  transfer: 'workflow.kind.transfer',
+  marginActivation: 'workflow.kind.marginActivation',
+  contract: 'workflow.kind.contract',
+  whitelist: 'workflow.kind.whitelist',
+};
+
+export const waitingOnLabels: Record<Exclude<WorkflowInstance['waitingOn'], 'none'>, MessageKey> = {
+  initiator: 'workflow.waitingOn.initiator',
+  partner: 'workflow.waitingOn.partner',
+  administrator: 'workflow.waitingOn.administrator',
+};
+
+/** Actions drawn as dangerous (the confirmation's button in the error colour). */
+export const dangerousActions: readonly WorkflowAction[] = ['reject', 'delete', 'cancel'];
