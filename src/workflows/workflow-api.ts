@@ -3,6 +3,7 @@
  * app's one HTTP client. Every answer is checked with the contract's schemas. Every POST that changes
  * something carries an Idempotency-Key: the caller makes one per user intent (`createIntentKeys`), so
  * a retry of the same intent (a lost answer, a second click) is not applied twice by the server.
+ * A body the contract refuses is never sent: the call rejects (async) before any request.
  */
 import type { z } from 'zod';
 import {
@@ -63,27 +64,27 @@ export function fetchWorkflow(instanceId: string, signal?: AbortSignal): Promise
 }
 
 /** POST /workflows/otc: registers a deal (status new). */
-export function createOtcDeal(draft: OtcDealDraft, idempotencyKey: string): Promise<WorkflowInstance> {
+export async function createOtcDeal(draft: OtcDealDraft, idempotencyKey: string): Promise<WorkflowInstance> {
   return post(workflowRoutes.otc, otcDealDraftSchema.parse(draft), parseInstance, idempotencyKey);
 }
 
 /** POST /workflows/otc/simulation: what a draft would block for each side, and the price band. Changes nothing. */
-export function simulateOtcDeal(draft: OtcDealDraft, signal?: AbortSignal): Promise<OtcSimulation> {
+export async function simulateOtcDeal(draft: OtcDealDraft, signal?: AbortSignal): Promise<OtcSimulation> {
   return post(workflowRoutes.otcSimulation, otcDealDraftSchema.parse(draft), parser(otcSimulationSchema), undefined, signal);
 }
 
 /** POST /workflows/transfer: asks to move a transaction (all of it, or `qty` of it) to the central counterparty. */
-export function requestTransfer(request: TransferRequest, idempotencyKey: string): Promise<WorkflowInstance> {
+export async function requestTransfer(request: TransferRequest, idempotencyKey: string): Promise<WorkflowInstance> {
   return post(workflowRoutes.transfer, transferRequestSchema.parse(request), parseInstance, idempotencyKey);
 }
 
 /** POST /workflows/margin-activation: asks the administrator to count the transaction's margin exposure. */
-export function requestMarginActivation(transactionId: string, idempotencyKey: string): Promise<WorkflowInstance> {
+export async function requestMarginActivation(transactionId: string, idempotencyKey: string): Promise<WorkflowInstance> {
   return post(workflowRoutes.marginActivation, marginActivationRequestSchema.parse({ transactionId }), parseInstance, idempotencyKey);
 }
 
 /** POST /workflows/whitelist: a request to a partner (ALLOW_TRADING or DENY_TRADING). */
-export function requestWhitelist(request: WhitelistRequestBody, idempotencyKey: string): Promise<WorkflowInstance> {
+export async function requestWhitelist(request: WhitelistRequestBody, idempotencyKey: string): Promise<WorkflowInstance> {
   return post(workflowRoutes.whitelist, whitelistRequestSchema.parse(request), parseInstance, idempotencyKey);
 }
 
@@ -106,7 +107,7 @@ export function fetchWhitelistPartners(signal?: AbortSignal): Promise<WhitelistR
 }
 
 /** POST /workflows/:instanceId/actions with the version the user saw (a stale one is refused: WORKFLOW_CONFLICT). */
-export function sendWorkflowAction(
+export async function sendWorkflowAction(
   instance: Pick<WorkflowInstance, 'instanceId' | 'version'>,
   action: WorkflowAction,
   reason: string | undefined,
