@@ -36,7 +36,8 @@ function TransferDialog({ transaction, asset, onClose, onDone }: { transaction: 
   const [error, setError] = useState<string | null>(null);
   const [keys] = useState(() => createIntentKeys());
   const parsed = parseDecimal(text.trim().replace(',', '.'), decimals);
-  const valid = parsed.ok && parsed.value > 0 && parsed.value <= transaction.qty && isMultipleOf(parsed.value, step);
+  // All of it is always a valid transfer; a part keeps to the asset's quantity step (it splits the transaction).
+  const valid = parsed.ok && (parsed.value === transaction.qty || (parsed.value > 0 && parsed.value < transaction.qty && isMultipleOf(parsed.value, step)));
   const problem = valid
     ? null
     : intl.formatMessage(

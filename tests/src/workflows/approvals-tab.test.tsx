@@ -1,0 +1,87 @@
+// @vitest-environment jsdom
+/** The administrator's approval queues: listed and shown to the administrator only; live; each row with its history and the machine's actions. */
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { NEVER, Subject, type Observable } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { UserInfo } from '../../../protocol/auth.ts';
+import { destinations } from '../../../protocol/destinations.ts';
+import { workflowRoutes, type WorkflowChange } from '../../../protocol/workflows.ts';
+import type { Connection } from '../../../streams/connection.ts';
+import { clearReferenceCache } from '../../../src/api/reference.ts';
+import { ApprovalsTab, mayApprove } from '../../../src/pages/my-account/ApprovalsTab.tsx';
+import { listedAccountTabs } from '../../../src/pages/my-account/tabs.ts';
+import { signIn, signOut, stubApi, tableRows } from '../pages/my-account/clearing-fixtures.tsx';
+import { admin, broker1, broker2, instance, renderWithDialogs, terminal1 } from './workflow-fixtures.tsx';
+
+let currentUser: UserInfo | null = null;
+vi.mock('../../../src/auth/use-auth.ts', () => ({ useUser: () => currentUser, useCanAct: () => currentUser !== null }));
+const approvalsQueue = new Subject<WorkflowChange>();
+const watch = vi.fn((destination: string): Observable<unknown> => (destination === destinations.workflowApprovals ? approvalsQueue : NEVER));
+let connection = { watch$: watch } as unknown as Connection;
+vi.mock('../../../src/realtime/RealtimeProvider.tsx', () => ({ useRealtime: () => ({ connection }) }));
+
+beforeEach(() => {
+  connection = { watch$: watch } as unknown as Connection;
+  watch.mockClear();
+  clearReferenceCache();
+  signIn();
+});
+afterEach(() => {
+  cleanup();
+  signOut();
+  currentUser = null;
+  vi.unstubAllGlobals();
+});
+
+const otcQueued = instance('otc', [['activate', broker1], ['acceptActivation', broker2]], { instanceId: 'WF-OTC-7' });
+const transferQueued = instance('transfer', [['accept', broker2]], { instanceId: 'WF-TR-3' });
+
+describe('approvals tab', () => {
+  it('is listed only for a user the machines call administrator', () => {
+    for (const who of [broker1, broker2, terminal1]) {
+      expect(mayApprove(who)).toBe(false);
+      expect(listedAccountTabs(mayApprove(who)).map((tab) => tab.slug)).not.toContain('approvals');
+    }
+    expect(mayApprove(admin)).toBe(true);
+    expect(listedAccountTabs(true).map((tab) => tab.slug)).toContain('approvals');
+    // An administrator without the approval scope is not one for the workflows.
+    expect(mayApprove({ ...admin, scopes: ['admin'] })).toBe(false);
+  });
+
+  it('tells a non-administrator opening its URL that it is not allowed, and asks nothing of the server', () => {
+    const fetchMock = stubApi({});
+    currentUser = broker1;
+    renderWithDialogs('ro', <ApprovalsTab />);
+    expect(screen.getByRole('alert').textContent).toBe('Doar administratorul bursei poate vedea cozile de aprobare.');
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('shows the queues waiting on the administrator, live, with each row history and the approve actions', async () => {
+    const fetchMock = stubApi({ [workflowRoutes.list]: { body: { instances: [otcQueued, transferQueued] } }, '/assets': { body: { assets: [] } } });
+    currentUser = admin;
+    renderWithDialogs('en', <ApprovalsTab />);
+    await waitFor(() => expect(tableRows('OTC deals')).toHaveLength(1));
+    expect(fetchMock.mock.calls.map(([url]) => url)).toContain('/session/api/workflows?awaiting=administrator');
+    expect(tableRows('Transfers to CCP')[0]).toEqual(expect.arrayContaining(['RO-HIDRO', 'RO-TERMO', '1001']));
+    expect(screen.getByRole('table', { name: 'Margin exposure activations' }).textContent).toContain('Nothing waits on you here.');
+
+    // A transfer opens to its history and the administrator's three actions.
+    fireEvent.click(screen.getByRole('button', { name: 'Details of WF-TR-3' }));
+    const panel = screen.getByRole('region', { name: 'Transfer to CCP WF-TR-3' });
+    expect(within(panel).getByRole('group', { name: 'Actions' }).textContent).toBe('ApproveApprove without checksReject');
+    const history = within(panel).getByRole('region', { name: 'History' });
+    expect(within(history).getAllByRole('listitem')).toHaveLength(2);
+    expect(history.textContent).toContain('Awaiting partner acceptance → Awaiting administrator approval');
+    // EET: 09:00 UTC on 20 November is 11:00 in Bucharest.
+    expect(history.textContent).toContain('11:00:00');
+
+    // A live change moves the deal out of the queue (approved elsewhere) and brings a new one in.
+    act(() => approvalsQueue.next({ instance: instance('otc', [['activate', broker1], ['acceptActivation', broker2], ['approve', admin]], { instanceId: 'WF-OTC-7' }), event: otcQueued.history[0]! }));
+    const contract = instance('contract', [['upload', broker1], ['accept', broker2]], { instanceId: 'WF-C-1' });
+    act(() => approvalsQueue.next({ instance: contract, event: contract.history.at(-1)! }));
+    expect(screen.getByRole('table', { name: 'OTC deals' }).textContent).toContain('Nothing waits on you here.');
+    expect(tableRows('Transaction contracts')[0]).toEqual(expect.arrayContaining(['1003']));
+    expect(fetchMock.mock.calls.filter(([url]) => String(url).includes('/workflows'))).toHaveLength(1);
+  });
+});
