@@ -9,6 +9,7 @@ import { downloadContract } from './workflow-api.ts';
 import { useReasonText, WorkflowTimeline } from './WorkflowTimeline.tsx';
 import { WorkflowActionsBar } from './WorkflowActionsBar.tsx';
 import { WorkflowStatusChip } from './WorkflowStatusChip.tsx';
+import { WorkflowFacts } from './WorkflowFacts.tsx';
 
 /**
  * The contract's PDF. The server decides who may have it (participants and the administrator) and
@@ -77,6 +78,7 @@ export function WorkflowDetails({ instance, onChanged, onClose, extra }: { insta
           <FormattedMessage id="workflow.reason.shown" values={{ reason }} />
         </p>
       )}
+      <WorkflowFacts instance={instance} />
       {/* Keyed by instance: its messages (done, or why a conflict reloaded it) stay while its version moves on. */}
       <WorkflowActionsBar key={instance.instanceId} instance={instance} onChanged={onChanged} />
       <WorkflowTimeline instance={instance} />

@@ -72,6 +72,8 @@ export const workflowsEn = {
   'workflow.col.file': 'File',
   'workflow.col.uploadedAt': 'Uploaded at',
   'workflow.col.transactionQty': 'Transaction quantity',
+  'workflow.col.transferredTransaction': 'Transferred transaction',
+  'workflow.col.limitAt': 'Limit date',
 
   'workflow.field.partnerClientCode': 'Partner client code',
   'workflow.field.quantityIn': 'Quantity ({unit})',
@@ -225,6 +227,8 @@ export const workflowsRo: Record<keyof typeof workflowsEn, string> = {
   'workflow.col.file': 'Fișier',
   'workflow.col.uploadedAt': 'Încărcat la',
   'workflow.col.transactionQty': 'Cantitatea tranzacției',
+  'workflow.col.transferredTransaction': 'Tranzacția transferată',
+  'workflow.col.limitAt': 'Data limită',
 
   'workflow.field.partnerClientCode': 'Codul clientului partener',
   'workflow.field.quantityIn': 'Cantitate ({unit})',

@@ -43,7 +43,7 @@ export function OtcTransactionsTab() {
   const side = (row: OtcDeal) => ownSide(row, clientCodes);
   const assetOf = (row: OtcDeal) => assets.get(row.data.assetId);
   const columns: DataTableColumn<OtcDeal>[] = [
-    dateColumn({ id: 'txDate', intl, label: 'workflow.col.txDate', priority: 2 }, (row) => row.data.txDate),
+    dateColumn({ id: 'txDate', intl, label: 'workflow.col.txDate', priority: 3 }, (row) => row.data.txDate),
     instantColumn({ id: 'txTime', intl, label: 'workflow.col.txTime', priority: 3 }, (row) => row.data.txTime),
     textColumn({ id: 'own', intl, label: 'workflow.col.ownClient' }, (row) => side(row).own, { code: true }),
     textColumn({ id: 'partner', intl, label: 'workflow.col.partner' }, (row) => side(row).partner, { code: true }),
