@@ -165,7 +165,7 @@ export const workflowsRo: Record<keyof typeof workflowsEn, string> = {
   'workflow.kind.transfer': 'Transferul la CCP',
   'workflow.kind.marginActivation': 'Activarea expunerii în marjă',
   'workflow.kind.contract': 'Contractul tranzacției',
-  'workflow.kind.whitelist': 'Cererea de whitelist',
+  'workflow.kind.whitelist': 'Cererea pentru lista albă',
 
   'workflow.action.activate': 'Activați',
   'workflow.action.acceptActivation': 'Acceptați',
@@ -243,8 +243,8 @@ export const workflowsRo: Record<keyof typeof workflowsEn, string> = {
 
   'workflow.empty.otc': 'Nicio tranzacție OTC încă.',
   'workflow.empty.contracts': 'Niciun contract de tranzacție încă.',
-  'workflow.empty.whitelist': 'Nicio cerere de whitelist încă.',
-  'workflow.empty.partners': 'Niciun partener în whitelist încă.',
+  'workflow.empty.whitelist': 'Nicio cerere pentru lista albă încă.',
+  'workflow.empty.partners': 'Niciun partener în lista albă încă.',
   'workflow.note.otc': 'Tranzacțiile clienților dumneavoastră, cele mai noi întâi. Deschideți una pentru istoric și acțiuni.',
   'workflow.note.contracts': 'Contractele semnate ale tranzacțiilor: cealaltă parte acceptă, apoi administratorul aprobă.',
   'workflow.note.partners': 'Pe activele bilaterale, clienții tranzacționează doar cu partenerii ACTIVE.',
@@ -283,7 +283,7 @@ export const workflowsRo: Record<keyof typeof workflowsEn, string> = {
   'workflow.contract.downloadLabel': 'Descărcați contractul tranzacției {transactionId} (PDF)',
 
   'workflow.whitelist.new': 'Cerere nouă',
-  'workflow.whitelist.dialogTitle': 'Cerere nouă de whitelist',
+  'workflow.whitelist.dialogTitle': 'Cerere nouă pentru lista albă',
   'workflow.whitelist.dialogDescription': 'Cereți unui client partener să permită tranzacționarea cu clientul dumneavoastră (el aprobă) sau opriți-o (imediat).',
   'workflow.whitelist.submit': 'Trimiteți cererea',
 
