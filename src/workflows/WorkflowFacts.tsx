@@ -81,5 +81,9 @@ export function WorkflowFacts({ instance }: { instance: WorkflowInstance }) {
       break;
   }
   if (instance.limitAt) rows.push([t('workflow.col.limitAt'), instant(instance.limitAt)]);
-  return <DescriptionList rows={rows} />;
+  return (
+    <div className="workflow-facts">
+      <DescriptionList rows={rows} wide={false} />
+    </div>
+  );
 }

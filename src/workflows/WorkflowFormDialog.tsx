@@ -2,6 +2,7 @@ import * as Dialog from '@radix-ui/react-dialog';
 import type { FormEvent, ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useReturnFocus } from '../components/dialogs/return-focus.ts';
+import './workflows.css';
 
 export interface WorkflowFormDialogProps {
   open: boolean;
@@ -28,6 +29,7 @@ export function WorkflowFormDialog({ open, onClose, title, description, submitLa
           <Dialog.Title className="dialog-title">{title}</Dialog.Title>
           <Dialog.Description className="dialog-description">{description}</Dialog.Description>
           <form
+            className="workflow-dialog-body"
             noValidate
             onSubmit={(event: FormEvent) => {
               event.preventDefault();

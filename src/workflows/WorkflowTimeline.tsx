@@ -56,7 +56,7 @@ export function WorkflowTimeline({ instance }: { instance: Pick<WorkflowInstance
                 <time dateTime={event.at} className="mono small">
                   {formatExchangeDateTime(intl, event.at)}
                 </time>{' '}
-                <Actor event={event} /> · <span>{actionKey ? intl.formatMessage({ id: actionKey }) : event.action}</span>{' '}
+                <Actor event={event} /> · <span className="workflow-history-action">{actionKey ? intl.formatMessage({ id: actionKey }) : event.action}</span> ·{' '}
                 <span className="workflow-transition">
                   {event.fromStatus !== null && <>{label(event.fromStatus)} → </>}
                   {label(event.toStatus)}

@@ -8,7 +8,6 @@ import { exchangeDate } from '../../components/csv.ts';
 import type { DataTableColumn } from '../../components/DataTable.tsx';
 import { enumLabelKey } from '../../i18n/enum-labels.ts';
 import type { MessageKey } from '../../i18n/messages/index.ts';
-import { statusColumn } from '../../workflows/columns.tsx';
 import { useAssets } from '../../workflows/use-assets.ts';
 import { workflowActorOf } from '../../workflows/workflow-actions.ts';
 import { fetchWorkflows } from '../../workflows/workflow-api.ts';
@@ -38,7 +37,8 @@ export function mayApprove(user: Parameters<typeof workflowActorOf>[0]): boolean
 
 /**
  * The administrator's approval queues (issue 15): OTC deals, transfers, margin activations and
- * contracts waiting on the administrator, live from the approvals queue; each row opens to its
+ * contracts waiting on the administrator, live from the approvals queue (no status column: every row
+ * in a queue awaits the administrator's approval, the queue's title says so); each row opens to its
  * history and the actions the machine offers the administrator (approve, approve without checks for
  * a transfer, reject with a reason), each behind the confirmation dialog.
  */
@@ -84,7 +84,6 @@ function ApprovalQueues() {
     minorColumn({ id: 'price', intl, label: 'clearing.col.price' }, (row) => row.data.price, (row) => priceDecimals(row.data.assetId)),
     dateColumn({ id: 'firstDelivery', intl, label: 'workflow.col.firstDeliveryDate', priority: 3 }, (row) => row.data.firstDeliveryDate),
     dateColumn({ id: 'lastDelivery', intl, label: 'workflow.col.lastDeliveryDate', priority: 3 }, (row) => row.data.lastDeliveryDate),
-    statusColumn(intl),
   ];
   const transfer: DataTableColumn<WorkflowInstanceOf<'transfer'>>[] = [
     ...common<WorkflowInstanceOf<'transfer'>>(),
@@ -93,13 +92,11 @@ function ApprovalQueues() {
     minorColumn({ id: 'qty', intl, label: 'clearing.col.quantity' }, (row) => row.data.qty, (row) => qtyDecimals(row.data.assetId)),
     minorColumn({ id: 'transactionQty', intl, label: 'workflow.col.transactionQty', priority: 3 }, (row) => row.data.transactionQty, (row) => qtyDecimals(row.data.assetId)),
     minorColumn({ id: 'price', intl, label: 'clearing.col.price', priority: 2 }, (row) => row.data.price, (row) => priceDecimals(row.data.assetId)),
-    statusColumn(intl),
   ];
   const margin: DataTableColumn<WorkflowInstanceOf<'marginActivation'>>[] = [
     ...common<WorkflowInstanceOf<'marginActivation'>>(),
     textColumn({ id: 'transaction', intl, label: 'clearing.col.transactionId' }, (row) => row.data.transactionId, { code: true }),
     textColumn({ id: 'asset', intl, label: 'clearing.col.asset' }, (row) => assetCode(row.data.assetId), { code: true }),
-    statusColumn(intl),
   ];
   const contract: DataTableColumn<WorkflowInstanceOf<'contract'>>[] = [
     ...common<WorkflowInstanceOf<'contract'>>(),
@@ -107,7 +104,6 @@ function ApprovalQueues() {
     textColumn({ id: 'transaction', intl, label: 'clearing.col.transactionId' }, (row) => row.data.transactionId, { code: true }),
     textColumn({ id: 'asset', intl, label: 'clearing.col.asset' }, (row) => assetCode(row.data.assetId), { code: true }),
     textColumn({ id: 'file', intl, label: 'workflow.col.file', priority: 3 }, (row) => row.data.fileName),
-    statusColumn(intl),
   ];
   const card = <T extends WorkflowInstance>(kind: ApprovalKind, columns: DataTableColumn<T>[]) => (
     <WorkflowListCard<T>
@@ -126,7 +122,7 @@ function ApprovalQueues() {
   const tab = accountTabs.find((candidate) => candidate.slug === 'approvals')!;
   return (
     <div className="workflow-approvals">
-      <div className="page-header">
+      <div className="workflow-approvals-head">
         <h2>{intl.formatMessage({ id: tab.label })}</h2>
         <span className="muted small">
           <FormattedMessage id="workflow.approvals.note" />

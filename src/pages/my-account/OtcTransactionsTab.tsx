@@ -54,12 +54,12 @@ export function OtcTransactionsTab() {
     dateColumn({ id: 'firstDelivery', intl, label: 'workflow.col.firstDeliveryDate', priority: 3 }, (row) => row.data.firstDeliveryDate),
     dateColumn({ id: 'lastDelivery', intl, label: 'workflow.col.lastDeliveryDate', priority: 3 }, (row) => row.data.lastDeliveryDate),
     countColumn({ id: 'deliveryDays', intl, label: 'workflow.col.noDeliveryDays', priority: 3 }, (row) => row.data.noDeliveryDays),
-    textColumn({ id: 'transaction', intl, label: 'clearing.col.transactionId', priority: 2 }, (row) => row.data.transactionId, { code: true }),
+    textColumn({ id: 'transaction', intl, label: 'clearing.col.transactionId', priority: 3 }, (row) => row.data.transactionId, { code: true }),
     reasonColumn(intl),
     instantColumn({ id: 'created', intl, label: 'clearing.col.createdAt', priority: 3 }, (row) => row.createdAt),
     instantColumn({ id: 'initiated', intl, label: 'workflow.col.initiatedAt', priority: 3 }, (row) => row.data.initiatedAt),
     statusColumn(intl),
-    waitingOnColumn(intl),
+    waitingOnColumn(intl, 3),
   ];
   const tab = accountTabs.find((candidate) => candidate.slug === 'otc-transactions')!;
   return (

@@ -40,7 +40,7 @@ export function TransactionContractsTab() {
     textColumn({ id: 'transaction', intl, label: 'clearing.col.transactionId', priority: 2 }, (row) => row.data.transactionId, { code: true }),
     textColumn({ id: 'file', intl, label: 'workflow.col.file', priority: 3 }, (row) => row.data.fileName),
     instantColumn({ id: 'uploaded', intl, label: 'workflow.col.uploadedAt', priority: 3 }, (row) => row.data.uploadedAt),
-    waitingOnColumn(intl),
+    waitingOnColumn(intl, 3),
     reasonColumn(intl),
   ];
   const tab = accountTabs.find((candidate) => candidate.slug === 'transaction-contracts')!;

@@ -61,7 +61,7 @@ describe('approvals tab', () => {
     const fetchMock = stubApi({ [workflowRoutes.list]: { body: { instances: [otcQueued, transferQueued] } }, '/assets': { body: { assets: [] } } });
     currentUser = admin;
     renderWithDialogs('en', <ApprovalsTab />);
-    await waitFor(() => expect(tableRows('OTC deals')[0]).toEqual(expect.arrayContaining(['RO-HIDRO', 'RO-TERMO', 'Awaiting administrator approval'])));
+    await waitFor(() => expect(tableRows('OTC deals')[0]).toEqual(expect.arrayContaining(['RO-HIDRO', 'RO-TERMO', 'GSPOT-DA', '150.00'])));
     expect(fetchMock.mock.calls.map(([url]) => url)).toContain('/session/api/workflows?awaiting=administrator');
     expect(tableRows('Transfers to CCP')[0]).toEqual(expect.arrayContaining(['RO-HIDRO', 'RO-TERMO', '1001']));
     expect(screen.getByRole('table', { name: 'Margin exposure activations' }).textContent).toContain('Nothing waits on you here.');

@@ -80,7 +80,7 @@ export function instance(kind: WorkflowKind, steps: ReadonlyArray<readonly [stri
       fromStatus: String(snapshot.value),
       toStatus: String(next.value),
       reason: reason ? { text: reason, code: null, params: {} } : null,
-      at: `2026-11-20T0${8 + history.length}:00:00.000Z`,
+      at: `2026-11-20T${String(8 + history.length).padStart(2, '0')}:00:00.000Z`,
     });
     snapshot = next;
   }
