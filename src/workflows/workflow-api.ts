@@ -134,7 +134,6 @@ export function createIntentKeys(newKey: () => string = () => globalThis.crypto.
     },
   };
 }
-export type IntentKeys = ReturnType<typeof createIntentKeys>;
 
 /** What the browser can tell before the upload (the server stays the authority: it reads the magic bytes). */
 export type ContractFileProblem = { code: 'CONTRACT_NOT_PDF'; params: { fileName: string } } | { code: 'CONTRACT_TOO_LARGE'; params: { limitBytes: number } } | { code: 'CONTRACT_INVALID_FILE_NAME'; params: { fileName: string } };
