@@ -6,27 +6,16 @@
  * queue). Newest first.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { catchError, defer, EMPTY, filter, from, map, merge, of, scan, share, startWith, Subject, type Observable } from 'rxjs';
-import type { WorkflowChange, WorkflowInstance } from '../../protocol/workflows.ts';
-import type { Connection } from '../../streams/connection.ts';
-import { workflowApprovals$, workflowChanges$ } from '../../streams/workflows.ts';
+import { catchError, defer, EMPTY, filter, from, map, merge, of, scan, startWith, Subject, type Observable } from 'rxjs';
+import type { WorkflowInstance } from '../../protocol/workflows.ts';
+import { sharedWorkflowChanges$, type WorkflowQueue } from '../../streams/workflows.ts';
 import { useRealtime } from '../realtime/RealtimeProvider.tsx';
 import { debouncedRefresh$, figures$, type FiguresState } from '../trading/account/account-figures.ts';
 
 /** A burst of changes (a request approved moves a relation) refetches once. */
 const WORKFLOW_REFRESH_DEBOUNCE_MS = 300;
 
-export type WorkflowSource = 'participant' | 'approvals';
-
-// One STOMP subscription per connection and queue, however many tabs show it.
-const sharedStreams = new WeakMap<Connection, Partial<Record<WorkflowSource, Observable<WorkflowChange>>>>();
-
-export function sharedWorkflowChanges$(connection: Connection, source: WorkflowSource): Observable<WorkflowChange> {
-  const streams = sharedStreams.get(connection) ?? {};
-  sharedStreams.set(connection, streams);
-  const made = (streams[source] ??= (source === 'approvals' ? workflowApprovals$(connection) : workflowChanges$(connection)).pipe(share()));
-  return made;
-}
+export type WorkflowSource = WorkflowQueue;
 
 /** Newest first: the last change on top, then the newest created. */
 function newestFirst(a: WorkflowInstance, b: WorkflowInstance): number {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { destinations } from '../../protocol/destinations.ts';
 import type { WorkflowChange } from '../../protocol/workflows.ts';
 import { createConnection, type Connection, type StreamError } from '../../streams/connection.ts';
-import { workflowApprovals$, workflowChanges$ } from '../../streams/workflows.ts';
+import { sharedWorkflowChanges$, workflowApprovals$, workflowChanges$ } from '../../streams/workflows.ts';
 import { FakeStompServer, uniqueUrl } from './fake-stomp-server.ts';
 
 const tick = async (ms = 20): Promise<void> => {
@@ -82,5 +82,22 @@ describe('workflow streams', () => {
     await tick();
     subscription.unsubscribe();
     expect(got.map((value) => value.instance.version)).toEqual([3]);
+  });
+});
+
+describe('shared workflow queues', () => {
+  it('subscribe once per connection and queue, however many watch', async () => {
+    const a: number[] = [];
+    const b: number[] = [];
+    const first = sharedWorkflowChanges$(connection, 'participant').subscribe((value) => a.push(value.instance.version));
+    const second = sharedWorkflowChanges$(connection, 'participant').subscribe((value) => b.push(value.instance.version));
+    await tick();
+    expect(server.subscribeCount(destinations.workflows)).toBe(1);
+    server.publish(destinations.workflows, change);
+    await tick();
+    expect(a).toEqual([2]);
+    expect(b).toEqual([2]);
+    first.unsubscribe();
+    second.unsubscribe();
   });
 });
