@@ -28,9 +28,16 @@ export const actionLabels: Record<WorkflowAction, MessageKey> = {
   approveWithoutChecks: 'workflow.action.approveWithoutChecks',
 };
 
-/** The history's actions: the users' ones and those of the system (creation, timers, checks). */
+/** The history's actions, as done (a button says 'Approve', the history 'Approved'): the users' ones and the system's (creation, timers, checks). */
 const historyActionLabels: Record<string, MessageKey> = {
-  ...actionLabels,
+  activate: 'workflow.history.activate',
+  acceptActivation: 'workflow.history.acceptActivation',
+  delete: 'workflow.history.delete',
+  approve: 'workflow.history.approve',
+  reject: 'workflow.history.reject',
+  cancel: 'workflow.history.cancel',
+  accept: 'workflow.history.accept',
+  approveWithoutChecks: 'workflow.history.approveWithoutChecks',
   create: 'workflow.history.create',
   request: 'workflow.history.request',
   upload: 'workflow.history.upload',

@@ -45,7 +45,10 @@ describe('OTC transactions tab', () => {
     const panel = screen.getByRole('region', { name: 'OTC deal WF-OTC-2' });
     expect(within(panel).getByRole('group', { name: 'Actions' }).textContent).toBe('AcceptReject');
     expect(within(panel).getByText('31')).toBeTruthy();
-    expect(within(panel).getByRole('region', { name: 'History' }).textContent).toContain('Broker Unu (Broker)');
+    const history = within(panel).getByRole('region', { name: 'History' }).textContent;
+    // Who, in what role, what was done (as done, not the button's verb), from → to.
+    expect(history).toContain('Broker Unu (Broker) · Registered · New');
+    expect(history).toContain('U-broker1 (Broker) · Activated · New → Awaiting partner acceptance');
     fireEvent.click(screen.getByRole('button', { name: 'Details of WF-OTC-1' }));
     const closed = screen.getByRole('region', { name: 'OTC deal WF-OTC-1' });
     expect(within(closed).queryByRole('group', { name: 'Actions' })).toBeNull();
