@@ -20,6 +20,8 @@ export const notificationsEn = {
   'notifications.phaseChanged':
     '{scope, select, asset {{asset} ({market})} other {{market}}} {phase, select, opening {is now in the opening phase} trading {is now in the trading phase} closing {is now in the closing phase} suspended {is now suspended} closed {is now closed} other {is now in the {phase} phase}}',
   'notifications.warrantyExpiring': 'Warranty {warrantyNumber} of {clientCode} stops counting in the clearing limit on {validityDate}',
+  'notifications.workflow':
+    '{workflow, select, otc {OTC deal} transfer {Transfer} marginActivation {Margin exposure activation} contract {Transaction contract} whitelist {Whitelist request} other {Request}} {instanceId} ({initiatorClient} / {partnerClient}): {action, select, create {registered} activate {activated} acceptActivation {accepted by the partner} accept {accepted} approve {approved} approveWithoutChecks {approved without checks} reject {rejected} delete {deleted} cancel {cancelled} expire {expired: limit date passed} checksFailed {refused by the checks} nonTransferable {not transferable} upload {contract uploaded} other {{action}}}, now {status}',
   'notifications.marginCall': 'Margin call for {clientCode}: deposit {amount} {currency} to cover the margin requirement',
   'notifications.reason.ioc': 'rest of an immediate-or-cancel order',
   'notifications.reason.expired': 'validity ended',
@@ -61,6 +63,8 @@ export const notificationsRo: Record<keyof typeof notificationsEn, string> = {
   'notifications.phaseChanged':
     '{scope, select, asset {{asset} ({market})} other {{market}}} {phase, select, opening {este acum în faza de deschidere} trading {este acum în faza de tranzacționare} closing {este acum în faza de închidere} suspended {are acum sesiunea suspendată} closed {are acum sesiunea închisă} other {este acum în faza {phase}}}',
   'notifications.warrantyExpiring': 'Garanția {warrantyNumber} a clientului {clientCode} nu mai contează în limita de compensare din {validityDate}',
+  'notifications.workflow':
+    '{workflow, select, otc {Tranzacția OTC} transfer {Transferul} marginActivation {Activarea expunerii în marjă} contract {Contractul tranzacției} whitelist {Cererea de whitelist} other {Cererea}} {instanceId} ({initiatorClient} / {partnerClient}): {action, select, create {înregistrată} activate {activată} acceptActivation {acceptată de partener} accept {acceptată} approve {aprobată} approveWithoutChecks {aprobată fără verificări} reject {respinsă} delete {ștearsă} cancel {anulată} expire {expirată: data limită a trecut} checksFailed {refuzată la verificări} nonTransferable {netransferabilă} upload {contract încărcat} other {{action}}}, acum {status}',
   'notifications.marginCall': 'Apel în marjă pentru {clientCode}: depuneți {amount} {currency} pentru a acoperi necesarul de marjă',
   'notifications.reason.ioc': 'restul unui ordin imediat-sau-anulat',
   'notifications.reason.expired': 'valabilitate încheiată',
