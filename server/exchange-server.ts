@@ -39,6 +39,11 @@ import { Sequencer } from './trading/sequencer.ts';
 import { bucharestDate } from './trading/time.ts';
 import { TradingService } from './trading/trading-service.ts';
 import { bilateralRoutes } from './http/bilateral.routes.ts';
+import { workflowsRoutes } from './http/workflows.routes.ts';
+import { engineClearing, ReadModelLedger } from './workflows/workflow-environment.ts';
+import type { WorkflowLedger } from './workflows/workflow-ledger.ts';
+import { WorkflowPublisher } from './workflows/workflow-publisher.ts';
+import { WorkflowService } from './workflows/workflow-service.ts';
 
 export interface ExchangeServerOptions {
   port: number;
@@ -74,6 +79,10 @@ export interface ExchangeServerOptions {
   journalIo?: JournalIo;
   /** Gives a database without settlement history the demo's (server/demo/demo-settlement.ts); `npm start` sets it. */
   demoSettlement?: boolean;
+  /** The workflows' engine port (tests pass an in-memory one); default: the read-model ledger (server/workflows/workflow-environment.ts). */
+  workflowLedger?: (deps: { store: Store; sequencer: Sequencer }) => WorkflowLedger;
+  /** Ms between workflow timer sweeps (default 5000; 0: only at start, tests sweep by hand). */
+  workflowTimerIntervalMs?: number;
 }
 
 export interface ExchangeServer {
@@ -90,6 +99,8 @@ export interface ExchangeServer {
   /** The collateral side of clearing: `refresh` and `notify` for the settlement side. */
   clearing: CollateralClearing;
   settlement: SettlementService;
+  /** OTC deals, transfers, margin activations (and the contract and whitelist kinds) on one runner. */
+  workflows: WorkflowService;
   close(): Promise<void>;
 }
 
@@ -225,6 +236,21 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     });
     await app.register(settlementRoutes({ auth, store, settlement, now }), { prefix: API_PREFIX });
     await app.register(documentsRoutes({ auth, store, source: settlement.settlement, canSeeClient: clientScopeOf(store) }), { prefix: API_PREFIX });
+    const workflows = new WorkflowService({
+      db: store.db,
+      env: {
+        db: store.db,
+        reference: store.reference,
+        clearing: engineClearing(store.db, () => sequencer.engine),
+        ledger: options.workflowLedger?.({ store, sequencer }) ?? new ReadModelLedger(store.db),
+        now,
+      },
+      publisher: new WorkflowPublisher(gateway, store.db),
+      timerIntervalMs: options.workflowTimerIntervalMs,
+    });
+    await workflows.start();
+    cleanups.push(() => workflows.stop());
+    await app.register(workflowsRoutes({ auth, workflows }), { prefix: API_PREFIX });
     sequencer.onEvents((events, entry, _result, seq) => {
       marketData.onEvents(events, seq);
       notifications.onEvents(events, 'actor' in entry.command ? entry.command.actor : undefined);
@@ -255,6 +281,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       trading,
       clearing,
       settlement,
+      workflows,
       async close() {
         // Writes what it can; a database that is away is not waited for (the restart re-projects from the watermark).
         await projector.settled().catch(() => {});

@@ -114,8 +114,11 @@ export interface CreateOptions {
   inTransaction?(tx: Queryable, row: WorkflowRow): Promise<void>;
   /** The refusal for a unique index violation (one transfer in flight, one contract per transaction…). */
   onDuplicate?(): ExchangeError;
-  /** A system event applied at once, in the same transaction. */
-  followUp?: { type: string; code?: ErrorCode; params?: ReasonParams };
+  /**
+   * An event applied at once, in the same transaction: the system's (a transfer's `nonTransferable`)
+   * or, with `byCreator`, the creator's own (a margin activation is created and activated at once).
+   */
+  followUp?: { type: string; code?: ErrorCode; params?: ReasonParams; byCreator?: boolean };
 }
 
 /** Publishes a stored transition after its commit (workflow-publisher.ts). */
@@ -154,7 +157,7 @@ function uniqueViolation(error: unknown): boolean {
 
 export class WorkflowRunner {
   readonly repository = new WorkflowRepository();
-  private readonly db: Database;
+  readonly db: Database;
   private readonly now: () => number;
   private readonly publisher: WorkflowChangeSink | undefined;
   private readonly newId: () => string;
@@ -203,14 +206,15 @@ export class WorkflowRunner {
       }
       await this.repository.insertEvent(tx, row.id, { action: 'create', actorUserId: actor.userId, actorRole: actor.role, fromStatus: null, toStatus: row.status, reason: null, at });
       if (opts.followUp) {
-        const event = { type: opts.followUp.type, actor: systemActor, ...(opts.followUp.code ? { code: opts.followUp.code } : {}) } as WorkflowEvent;
+        const by = opts.followUp.byCreator ? actor : systemUser;
+        const event = { type: opts.followUp.type, actor: by, ...(opts.followUp.code ? { code: opts.followUp.code } : {}) } as WorkflowEvent;
         const next = applyWorkflowEvent(kind, snapshot, event);
         if (!next) throw new ExchangeError(apiError('WORKFLOW_ACTION_NOT_ALLOWED', { action: opts.followUp.type, status: row.status }));
         const reason = reasonFor(undefined, opts.followUp.code, opts.followUp.params);
         const from = row.status;
         Object.assign(row, { status: statusOf(next), machineState: storeWorkflow(next), waitingOn: waitingOnOf(next), version: 2, reason: reason ?? row.reason });
         if (!(await this.repository.update(tx, row, 1))) throw new ExchangeError(apiError('WORKFLOW_CONFLICT', { instanceId: row.id, version: 1 }));
-        await this.repository.insertEvent(tx, row.id, { action: opts.followUp.type, actorUserId: null, actorRole: 'system', fromStatus: from, toStatus: row.status, reason, at });
+        await this.repository.insertEvent(tx, row.id, { action: opts.followUp.type, actorUserId: by.userId, actorRole: by.role, fromStatus: from, toStatus: row.status, reason, at });
       }
       return (await this.repository.instance(tx, row.id))!;
     });
