@@ -1,7 +1,10 @@
 import { loadDemoExchangeIfEmpty } from '../../server/demo/demo-exchange.ts';
 import { openStore, type Store } from '../../server/store/store.ts';
 import type { UserRecord } from '../../server/store/users.repository.ts';
+import type { WorkflowClearing } from '../../server/workflows/workflow-environment.ts';
 import { workflowActorOf, WorkflowRunner, type WorkflowChangeSink, type WorkflowUser } from '../../server/workflows/workflow-runner.ts';
+import { WorkflowService } from '../../server/workflows/workflow-service.ts';
+import { MemoryLedger } from './memory-ledger.ts';
 import type { TestDatabase } from './test-databases.ts';
 import { TestClock } from './test-clock.ts';
 
@@ -13,6 +16,10 @@ export interface WorkflowStore {
   published: Array<{ instanceId: string; status: string; actor: string | null }>;
   actor(username: string): Promise<WorkflowUser>;
   user(username: string): Promise<UserRecord>;
+  /** A user made from a demo user with other roles, scopes or clients (a broker of the same agency holding no client…). */
+  addUser(username: string, from: string, overrides: Partial<Pick<UserRecord, 'roles' | 'scopes' | 'clientCodes' | 'agencyId'>>): Promise<WorkflowUser>;
+  /** The workflow service on this store, with an in-memory ledger and clearing figures the test sets. */
+  service(): { service: WorkflowService; ledger: MemoryLedger; clearing: TestClearing };
   close(): Promise<void>;
 }
 
@@ -36,9 +43,37 @@ export async function openWorkflowStore(database: TestDatabase, clockAt = Date.p
     published,
     user,
     actor: async (username) => workflowActorOf(await user(username)),
+    async addUser(username, from, overrides) {
+      const base = await user(from);
+      const { credentialsVersion: _version, ...rest } = base;
+      await store.users.insert({ ...rest, ...overrides, id: `U-${username}`, username, name: `Test ${username}` });
+      return workflowActorOf(await user(username));
+    },
+    service() {
+      const ledger = new MemoryLedger(clock.now);
+      const clearing = new TestClearing();
+      const service = new WorkflowService({ db: store.db, env: { db: store.db, reference: store.reference, clearing, ledger, now: clock.now }, publisher, timerIntervalMs: 0 });
+      return { service, ledger, clearing };
+    },
     async close() {
       await store.close();
       await target.drop();
     },
   };
+}
+
+/** Clearing figures a test sets: funds per client (default plenty), settlement prices, sessions (default open). */
+export class TestClearing implements WorkflowClearing {
+  readonly funds = new Map<string, number>();
+  readonly prices = new Map<string, number>();
+  sessions = true;
+  async availableFunds(clientCode: string): Promise<number> {
+    return this.funds.get(clientCode) ?? 1_000_000_000_000;
+  }
+  async settlementPrice(assetId: string): Promise<number | null> {
+    return this.prices.get(assetId) ?? null;
+  }
+  async hasSession(): Promise<boolean> {
+    return this.sessions;
+  }
 }
