@@ -12,6 +12,7 @@ import type { WorkflowEventRecord, WorkflowInstance, WorkflowKind, WorkflowListQ
 import type { StoredMachineState, WaitingOn } from '../../machines/workflows/workflow-definitions.ts';
 import type { WorkflowActor } from '../../machines/workflows/workflow-actor.ts';
 import type { Queryable } from '../store/database.ts';
+import { endOfDayInBucharest } from '../trading/time.ts';
 
 /** One row of workflow_instances as the runner reads and writes it. */
 export interface WorkflowRow {
@@ -132,8 +133,16 @@ const SELECT_INSTANCE = `select i.*, ic.name as initiator_name, pc.name as partn
   left join clients ic on ic.code = i.initiator_client
   left join clients pc on pc.code = i.partner_client`;
 
-/** Bucharest calendar date bounds as instants: a `from`/`to` day in the exchange's time zone. */
-const BUCHAREST = `'Europe/Bucharest'`;
+const EARLIEST = '1970-01-01';
+
+/** The first instant of a Bucharest calendar day. */
+function startOfBucharestDay(date: string): string {
+  return new Date(endOfDayInBucharest(addDay(date, -1)) + 1).toISOString();
+}
+
+function addDay(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
 
 export class WorkflowRepository {
   /** The row, locked for the transaction's end (`for update`: a concurrent writer on PostgreSQL waits; PGlite has one connection). */
@@ -220,8 +229,10 @@ export class WorkflowRepository {
       where.push(`(i.initiator_client = ${code} or i.partner_client = ${code})`);
     }
     if (query.awaiting !== undefined) where.push(`i.waiting_on = ${param(query.awaiting)}`);
-    if (query.from !== undefined) where.push(`i.created_at >= (${param(query.from)}::date::timestamp at time zone ${BUCHAREST})`);
-    if (query.to !== undefined) where.push(`i.created_at < ((${param(query.to)}::date + 1)::timestamp at time zone ${BUCHAREST})`);
+    // Bounds as instants computed here: a date before 1970 (or year 0, which PostgreSQL has not) bounds nothing.
+    if (query.from !== undefined && query.from >= EARLIEST) where.push(`i.created_at >= ${param(startOfBucharestDay(query.from))}::timestamptz`);
+    if (query.to !== undefined && query.to >= EARLIEST) where.push(`i.created_at <= ${param(new Date(endOfDayInBucharest(query.to)).toISOString())}::timestamptz`);
+    if (query.to !== undefined && query.to < EARLIEST) where.push('false');
     if (query.transactionId !== undefined) where.push(`i.transaction_id = ${param(query.transactionId)}`);
     const sql = `${SELECT_INSTANCE} ${where.length ? `where ${where.join(' and ')}` : ''} order by i.updated_at desc, i.id limit ${Math.max(1, Math.floor(limit))}`;
     const rows = await db.query<InstanceDbRow>(sql, params);

@@ -29,9 +29,15 @@ export function assetConfig(asset: AssetRecord, key: string): unknown {
 
 /** Initial margin of `qty` at `price` on the asset: value (amount minor units) × marginBps / 10 000, rounded up. */
 export function dealMargin(asset: AssetRecord, price: number, qty: number): { value: number; margin: number } {
-  const value = orderValue(price, qty, asset.spec);
-  const bps = assetConfig(asset, 'marginBps');
-  return { value, margin: orderMargin(value, typeof bps === 'number' ? bps : 0) };
+  try {
+    const value = orderValue(price, qty, asset.spec);
+    const bps = assetConfig(asset, 'marginBps');
+    return { value, margin: orderMargin(value, typeof bps === 'number' ? bps : 0) };
+  } catch (error) {
+    // A value past the safe integers: no real deal is that large.
+    if (error instanceof RangeError) throw requestInvalid('qty', 'too_big');
+    throw error;
+  }
 }
 
 export function refusal(code: ErrorCode, params: ReasonParams = {}): ExchangeError {

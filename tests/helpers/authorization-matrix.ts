@@ -90,6 +90,12 @@ function foreignItems(p: Principal, items: unknown, field = 'clientCode'): strin
 
 let matrixWarrantySeq = 0;
 
+/** An OTC deal of the owner's client with broker1's: only the owner's broker registers it. */
+const matrixOtcDraft = {
+  clientCode: OWNER_CLIENT, partnerClientCode: 'RO-HIDRO', assetId: 'GFWD-M-2027-01', way: 'bid', qty: 100, price: 15000,
+  firstDeliveryDate: '2027-01-01', lastDeliveryDate: '2027-01-31', noDeliveryDays: 31,
+};
+
 export const routeCases: RouteCase[] = [
   { route: 'GET /health', request: () => ({ method: 'GET', path: '/health' }), expect: () => ({ status: 200 }) },
   // Public: the token is ignored, the answer is the same for everyone.
@@ -401,6 +407,51 @@ export const routeCases: RouteCase[] = [
     route: 'POST /admin/clearing/obligations/:id/settle',
     request: () => ({ method: 'POST', path: '/admin/clearing/obligations/OB-NONE/settle', body: { reference: 'matrix' } }),
     expect: signedIn((p) => (isAdmin(p) ? { status: 404, code: 'CLEARING_OBLIGATION_NOT_FOUND' } : { status: 403, code: 'FORBIDDEN' })),
+  },
+  // Workflows (issue 15): an instance or transaction one is no party to answers as an unknown one.
+  {
+    route: 'GET /workflows',
+    request: () => ({ method: 'GET', path: '/workflows' }),
+    expect: signedIn((p) => ({
+      status: 200,
+      leak: (body) => {
+        if (isAdmin(p)) return null;
+        const foreign = ((body as { instances?: Array<{ initiatorClient: string; partnerClient: string }> }).instances ?? []).filter(
+          (instance) => !p.clientCodes.includes(instance.initiatorClient) && !p.clientCodes.includes(instance.partnerClient),
+        );
+        return foreign.length > 0 ? `${foreign.length} instance(s) of other clients` : null;
+      },
+    })),
+  },
+  {
+    route: 'GET /workflows/:instanceId',
+    request: () => ({ method: 'GET', path: '/workflows/wf-matrix-none' }),
+    expect: signedIn(() => ({ status: 404, code: 'WORKFLOW_NOT_FOUND' })),
+  },
+  {
+    route: 'POST /workflows/:instanceId/actions',
+    request: () => ({ method: 'POST', path: '/workflows/wf-matrix-none/actions', body: { action: 'approve' } }),
+    expect: signedIn(() => ({ status: 404, code: 'WORKFLOW_NOT_FOUND' })),
+  },
+  {
+    route: 'POST /workflows/otc',
+    request: () => ({ method: 'POST', path: '/workflows/otc', body: matrixOtcDraft }),
+    expect: signedIn((p) => (p.name === OWNER ? { status: 201 } : { status: 403, code: 'ACCOUNT_CLIENT_FORBIDDEN' })),
+  },
+  {
+    route: 'POST /workflows/otc/simulation',
+    request: () => ({ method: 'POST', path: '/workflows/otc/simulation', body: matrixOtcDraft }),
+    expect: signedIn((p) => (p.name === OWNER ? { status: 200 } : { status: 403, code: 'ACCOUNT_CLIENT_FORBIDDEN' })),
+  },
+  {
+    route: 'POST /workflows/transfer',
+    request: () => ({ method: 'POST', path: '/workflows/transfer', body: { transactionId: '987654321' } }),
+    expect: signedIn(() => ({ status: 403, code: 'TRANSFER_NOT_PARTICIPANT' })),
+  },
+  {
+    route: 'POST /workflows/margin-activation',
+    request: () => ({ method: 'POST', path: '/workflows/margin-activation', body: { transactionId: '987654321' } }),
+    expect: signedIn(() => ({ status: 403, code: 'FORBIDDEN' })),
   },
 ];
 

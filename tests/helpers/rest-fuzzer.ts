@@ -26,6 +26,7 @@ import {
 } from '../../protocol/clearing.ts';
 import { orderHistoryQuerySchema } from '../../protocol/order-history.ts';
 import { workspaceInputSchema } from '../../protocol/workspaces.ts';
+import { marginActivationRequestSchema, otcDealDraftSchema, transferRequestSchema, workflowActionRequestSchema, workflowListQuerySchema } from '../../protocol/workflows.ts';
 import { API_PREFIX, routeTableOf, type RouteEntry } from '../../server/http/app.ts';
 import type { TestServer } from './test-server.ts';
 
@@ -117,6 +118,13 @@ export const routeSchemas: Record<string, RouteSchemas> = {
   'POST /admin/clearing/settlement-runs': { body: settlementRunRequestSchema },
   'POST /admin/clearing/daily-settlement-prices/:id/override': { params: z.strictObject({ id }), body: settlementPriceOverrideSchema },
   'POST /admin/clearing/obligations/:id/settle': { params: z.strictObject({ id }), body: obligationSettleSchema },
+  'GET /workflows': { query: workflowListQuerySchema },
+  'GET /workflows/:instanceId': { params: z.strictObject({ instanceId: id }) },
+  'POST /workflows/:instanceId/actions': { params: z.strictObject({ instanceId: id }), body: workflowActionRequestSchema },
+  'POST /workflows/otc': { body: otcDealDraftSchema },
+  'POST /workflows/otc/simulation': { body: otcDealDraftSchema },
+  'POST /workflows/transfer': { body: transferRequestSchema },
+  'POST /workflows/margin-activation': { body: marginActivationRequestSchema },
 };
 
 /** Real ids of the demo exchange, so generated requests also reach past the "unknown id" checks. */

@@ -46,7 +46,7 @@ describe.each(testDatabases)('OTC deals on $name', (database) => {
         },
       },
     ]);
-    const [listed] = await ws.runner.repository.list(ws.store.db, { transactionId: finalized.data.transactionId as string }, admin);
+    const [listed] = await ws.runner.repository.list(ws.store.db, { transactionId: (finalized.data as Record<string, unknown>).transactionId as string }, admin);
     expect(listed?.instanceId).toBe(deal.instanceId);
   });
 
@@ -114,7 +114,7 @@ describe.each(testDatabases)('OTC deals on $name', (database) => {
     expect((await ws.runner.get(deal.instanceId, admin)).status).toBe('awaiting_admin_approval');
     const finalized = await service.act(deal.instanceId, { action: 'approve' }, admin);
     expect(ledger.calls.filter((call) => call.method === 'registerOffBookTrade')).toHaveLength(1);
-    expect(finalized.data.transactionId).toBe((await ledger.transactionByExternalId(deal.instanceId))!.transactionId);
+    expect((finalized.data as Record<string, unknown>).transactionId).toBe((await ledger.transactionByExternalId(deal.instanceId))!.transactionId);
   });
 
   it('simulates the exposure: margin and funds per side, the partner hidden from another agency', async () => {

@@ -24,8 +24,8 @@ describe.each(testDatabases)('transfers on $name', (database) => {
     await service.act(transfer.instanceId, { action: 'accept' }, broker1);
     const finalized = await service.act(transfer.instanceId, { action: 'approve' }, admin);
     expect(finalized).toMatchObject({ status: 'finalized', data: { checksSkipped: false } });
-    const transferred = ledger.transactions.get(finalized.data.transferredTransactionId as string)!;
-    const remainder = ledger.transactions.get(finalized.data.remainderTransactionId as string)!;
+    const transferred = ledger.transactions.get((finalized.data as Record<string, unknown>).transferredTransactionId as string)!;
+    const remainder = ledger.transactions.get((finalized.data as Record<string, unknown>).remainderTransactionId as string)!;
     expect(transferred).toMatchObject({ assetId: 'GCCP-M-2027-01', qty: 400, parentTransactionId: original.transactionId, transferTimestamp: expect.any(String) });
     expect(remainder).toMatchObject({ assetId: 'GFWD-M-2027-01', qty: 600, parentTransactionId: original.transactionId, splitTimestamp: expect.any(String) });
     expect(ledger.calls.map((call) => call.method)).toEqual(['novateTransaction']);
@@ -91,7 +91,7 @@ describe.each(testDatabases)('transfers on $name', (database) => {
       // The same failure does not stop the administrator who approves without checks.
       const other = await awaitingApproval();
       const skipped = await service.act(other.transfer.instanceId, { action: 'approveWithoutChecks' }, admin);
-      expect({ code, status: skipped.status, checksSkipped: skipped.data.checksSkipped }).toEqual({ code, status: 'finalized', checksSkipped: true });
+      expect({ code, status: skipped.status, checksSkipped: (skipped.data as Record<string, unknown>).checksSkipped }).toEqual({ code, status: 'finalized', checksSkipped: true });
       await undo();
     }
     // Structural: the limit date is not skipped.

@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { OtcDealDraft } from '../../../protocol/workflows.ts';
 import { testDatabases } from '../../helpers/test-databases.ts';
 import { startTestServer } from '../../helpers/test-server.ts';
 import { openWorkflowStore, type WorkflowStore } from '../../helpers/workflow-store.ts';
 
-const draft = {
+const draft: OtcDealDraft = {
   clientCode: 'RO-HIDRO', partnerClientCode: 'RO-TERMO', assetId: 'GFWD-M-2027-01', way: 'ask', qty: 100, price: 15000,
   firstDeliveryDate: '2026-11-25', lastDeliveryDate: '2026-11-25', noDeliveryDays: 1,
 };
