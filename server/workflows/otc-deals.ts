@@ -20,6 +20,7 @@ import { formatDecimal } from '../../protocol/decimal.ts';
 import type { ErrorCode } from '../../protocol/error-codes.ts';
 import { OTC_MAX_PRICE_VARIATION_PERCENT, type OtcDealData, type OtcDealDraft, type OtcSimulation, type WorkflowInstance } from '../../protocol/workflows.ts';
 import { actsFor } from '../../machines/workflows/workflow-actor.ts';
+import type { Queryable } from '../store/database.ts';
 import type { AssetRecord, Client } from '../store/reference.repository.ts';
 import { bucharestDate } from '../trading/time.ts';
 import { assetById, clientByCode, type WorkflowEnvironment } from './workflow-environment.ts';
@@ -110,7 +111,7 @@ export class OtcDeals {
             const failed = (await this.sideCheck(row, 'initiator')) ?? (await this.sideCheck(row, 'partner')) ?? (await this.bandCheck(row));
             return failed ? { failed } : {};
           },
-          apply: (row) => this.registerTransaction(row),
+          apply: (row, tx) => this.registerTransaction(row, tx),
         };
       default:
         return {};
@@ -169,9 +170,9 @@ export class OtcDeals {
   }
 
   /** Exactly once: the instance id is the trade's externalTransactionId; a retry after a lost commit takes the trade already there. */
-  private async registerTransaction(row: WorkflowRow) {
+  private async registerTransaction(row: WorkflowRow, tx: Queryable) {
     const data = row.data as OtcDealData;
-    const existing = await this.env.ledger.transactionByExternalId(row.id);
+    const existing = await this.env.ledger.transactionByExternalId(row.id, tx);
     const buyer = data.way === 'bid' ? row.initiatorClient : row.partnerClient;
     const seller = data.way === 'bid' ? row.partnerClient : row.initiatorClient;
     const transaction =

@@ -23,6 +23,7 @@
 import type { Transaction } from '../../protocol/market-data.ts';
 import type { TransferData, TransferRequest, WorkflowInstance } from '../../protocol/workflows.ts';
 import { actsFor } from '../../machines/workflows/workflow-actor.ts';
+import type { Queryable } from '../store/database.ts';
 import type { AssetRecord } from '../store/reference.repository.ts';
 import { bucharestDate } from '../trading/time.ts';
 import { assetById, clientByCode, type WorkflowEnvironment } from './workflow-environment.ts';
@@ -80,7 +81,7 @@ export class Transfers {
         const failed = (await this.structuralCheck(row)) ?? (withChecks ? await this.fullCheck(row) : null);
         return failed ? { failed } : { data: { checksSkipped: !withChecks } };
       },
-      apply: (row) => this.novate(row),
+      apply: (row, tx) => this.novate(row, tx),
     };
   }
 
@@ -140,9 +141,9 @@ export class Transfers {
   }
 
   /** Exactly once: a novation already made (found by its parent transaction) is taken, not made again. */
-  private async novate(row: WorkflowRow) {
+  private async novate(row: WorkflowRow, tx: Queryable) {
     const data = row.data as TransferData;
-    const done = await this.env.ledger.novationOf(data.transactionId);
+    const done = await this.env.ledger.novationOf(data.transactionId, tx);
     const novation =
       done ?? (await this.env.ledger.novateTransaction({ transactionId: data.transactionId, qty: data.qty, targetAssetId: data.targetAssetId!, at: new Date(this.env.now()).toISOString() }));
     const id = (transaction: Transaction | null) => transaction?.transactionId ?? null;

@@ -75,17 +75,17 @@ export async function readModelTransaction(db: Queryable, transactionId: string)
 export class ReadModelLedger implements WorkflowLedger {
   constructor(private readonly db: Queryable) {}
 
-  transaction(transactionId: string): Promise<Transaction | null> {
-    return readModelTransaction(this.db, transactionId);
+  transaction(transactionId: string, db: Queryable = this.db): Promise<Transaction | null> {
+    return readModelTransaction(db, transactionId);
   }
 
-  async transactionByExternalId(externalTransactionId: string): Promise<Transaction | null> {
-    const rows = await this.db.query<{ data: Transaction }>(`select data from transactions where data->>'externalTransactionId' = $1 limit 1`, [externalTransactionId]);
+  async transactionByExternalId(externalTransactionId: string, db: Queryable = this.db): Promise<Transaction | null> {
+    const rows = await db.query<{ data: Transaction }>(`select data from transactions where data->>'externalTransactionId' = $1 limit 1`, [externalTransactionId]);
     return rows[0]?.data ?? null;
   }
 
-  async novationOf(transactionId: string): Promise<Novation | null> {
-    const rows = await this.db.query<{ data: Transaction }>(`select data from transactions where data->>'parentTransactionId' = $1 order by transaction_id`, [transactionId]);
+  async novationOf(transactionId: string, db: Queryable = this.db): Promise<Novation | null> {
+    const rows = await db.query<{ data: Transaction }>(`select data from transactions where data->>'parentTransactionId' = $1 order by transaction_id`, [transactionId]);
     const transferred = rows.map((row) => row.data).find((tx) => tx.transferTimestamp !== null);
     if (!transferred) return null;
     const remainder = rows.map((row) => row.data).find((tx) => tx.transferTimestamp === null) ?? null;

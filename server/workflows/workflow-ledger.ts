@@ -11,8 +11,13 @@
  *  - a novation leaves the transferred transaction with parentTransactionId = the original:
  *    `novationOf` finds it (and the remainder), and the retry takes them;
  *  - setting margin exposure active twice is the same as once.
+ *
+ * The mutations run inside the runner's database transaction: they must not wait on the read models
+ * (on PGlite every other query waits until that transaction ends). The look-ups take the transaction's
+ * Queryable for the same reason (`db`; absent: the ledger's own connection).
  */
 import type { Transaction } from '../../protocol/market-data.ts';
+import type { Queryable } from '../store/database.ts';
 
 export interface OffBookTradeCommand {
   assetId: string;
@@ -39,9 +44,9 @@ export interface WorkflowLedger {
   novateTransaction(cmd: { transactionId: string; qty: number; targetAssetId: string; at: string }): Promise<Novation>;
   setTransactionMarginsExposure(transactionId: string, active: boolean): Promise<void>;
   setWhitelistRelation(clientCode: string, partnerCode: string, active: boolean): Promise<void>;
-  transaction(transactionId: string): Promise<Transaction | null>;
+  transaction(transactionId: string, db?: Queryable): Promise<Transaction | null>;
   /** The trade registered with this externalTransactionId (a workflow instance id), if any. */
-  transactionByExternalId(externalTransactionId: string): Promise<Transaction | null>;
+  transactionByExternalId(externalTransactionId: string, db?: Queryable): Promise<Transaction | null>;
   /** The result of an earlier novation of this transaction, if any. */
-  novationOf(transactionId: string): Promise<Novation | null>;
+  novationOf(transactionId: string, db?: Queryable): Promise<Novation | null>;
 }

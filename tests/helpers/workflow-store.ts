@@ -2,6 +2,7 @@ import { loadDemoExchangeIfEmpty } from '../../server/demo/demo-exchange.ts';
 import { openStore, type Store } from '../../server/store/store.ts';
 import type { UserRecord } from '../../server/store/users.repository.ts';
 import type { WorkflowClearing } from '../../server/workflows/workflow-environment.ts';
+import type { WorkflowLedger } from '../../server/workflows/workflow-ledger.ts';
 import { workflowActorOf, WorkflowRunner, type WorkflowChangeSink, type WorkflowUser } from '../../server/workflows/workflow-runner.ts';
 import { WorkflowService } from '../../server/workflows/workflow-service.ts';
 import { MemoryLedger } from './memory-ledger.ts';
@@ -19,7 +20,7 @@ export interface WorkflowStore {
   /** A user made from a demo user with other roles, scopes or clients (a broker of the same agency holding no client…). */
   addUser(username: string, from: string, overrides: Partial<Pick<UserRecord, 'roles' | 'scopes' | 'clientCodes' | 'agencyId'>>): Promise<WorkflowUser>;
   /** The workflow service on this store, with an in-memory ledger and clearing figures the test sets. */
-  service(): { service: WorkflowService; ledger: MemoryLedger; clearing: TestClearing };
+  service<L extends WorkflowLedger = MemoryLedger>(ledger?: L): { service: WorkflowService; ledger: L; clearing: TestClearing };
   close(): Promise<void>;
 }
 
@@ -49,8 +50,8 @@ export async function openWorkflowStore(database: TestDatabase, clockAt = Date.p
       await store.users.insert({ ...rest, ...overrides, id: `U-${username}`, username, name: `Test ${username}` });
       return workflowActorOf(await user(username));
     },
-    service() {
-      const ledger = new MemoryLedger(clock.now);
+    service<L extends WorkflowLedger = MemoryLedger>(given?: L) {
+      const ledger = (given ?? new MemoryLedger(clock.now)) as L;
       const clearing = new TestClearing();
       const service = new WorkflowService({ db: store.db, env: { db: store.db, reference: store.reference, clearing, ledger, now: clock.now }, publisher, timerIntervalMs: 0 });
       return { service, ledger, clearing };

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { otcSimulationSchema, type OtcDealDraft } from '../../../protocol/workflows.ts';
 import { priceBand } from '../../../server/workflows/otc-deals.ts';
+import { ReadModelLedger } from '../../../server/workflows/workflow-environment.ts';
+import type { OffBookTradeCommand } from '../../../server/workflows/workflow-ledger.ts';
+import { MemoryLedger } from '../../helpers/memory-ledger.ts';
 import { testDatabases } from '../../helpers/test-databases.ts';
 import { refusalOf } from '../../helpers/refusal.ts';
 import { openWorkflowStore, type WorkflowStore } from '../../helpers/workflow-store.ts';
@@ -115,6 +118,30 @@ describe.each(testDatabases)('OTC deals on $name', (database) => {
     const finalized = await service.act(deal.instanceId, { action: 'approve' }, admin);
     expect(ledger.calls.filter((call) => call.method === 'registerOffBookTrade')).toHaveLength(1);
     expect((finalized.data as Record<string, unknown>).transactionId).toBe((await ledger.transactionByExternalId(deal.instanceId))!.transactionId);
+  });
+
+  it('takes a trade the read model already holds for the deal, looked up inside the approval transaction', async () => {
+    ws = await openWorkflowStore(database);
+    const registered: string[] = [];
+    const ledger = new (class extends ReadModelLedger {
+      override async registerOffBookTrade(cmd: OffBookTradeCommand) {
+        registered.push(cmd.externalTransactionId!);
+        return new MemoryLedger().seed({ externalTransactionId: cmd.externalTransactionId });
+      }
+    })(ws.store.db);
+    const { service } = ws.service(ledger);
+    const [broker1, broker2, admin] = [await ws.actor('broker1'), await ws.actor('broker2'), await ws.actor('admin')];
+    const deal = await service.otc.register(draft, broker1);
+    await service.act(deal.instanceId, { action: 'activate' }, broker1);
+    await service.act(deal.instanceId, { action: 'acceptActivation' }, broker2);
+    // The engine registered it before a commit that was lost; the projector wrote it to the read model.
+    const landed = new MemoryLedger(ws.clock.now).seed({ transactionId: '8001', externalTransactionId: deal.instanceId });
+    await ws.store.db.query('insert into transactions (transaction_id, asset_id, buyer, seller, data, ts) values ($1,$2,$3,$4,$5,$6)', [
+      landed.transactionId, landed.assetId, landed.buyer, landed.seller, JSON.stringify(landed), landed.timestamp,
+    ]);
+    const finalized = await service.act(deal.instanceId, { action: 'approve' }, admin);
+    expect(finalized).toMatchObject({ status: 'finalized', data: { transactionId: '8001' } });
+    expect(registered).toEqual([]);
   });
 
   it('simulates the exposure: margin and funds per side, the partner hidden from another agency', async () => {
