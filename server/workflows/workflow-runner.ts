@@ -223,6 +223,17 @@ export class WorkflowRunner {
   async act(instanceId: string, action: string, actor: WorkflowUser, opts: ActOptions = {}, sideEffects: WorkflowSideEffects = {}): Promise<WorkflowInstance> {
     const stored = await this.storedAnswer(actor, opts.idempotency);
     if (stored) return stored;
+    try {
+      return await this.actOnce(instanceId, action, actor, opts, sideEffects);
+    } catch (error) {
+      // The same request, sent twice at once, may see the first one's new state before its stored answer.
+      const winner = opts.idempotency ? await this.storedAnswer(actor, opts.idempotency) : null;
+      if (winner) return winner;
+      throw error;
+    }
+  }
+
+  private async actOnce(instanceId: string, action: string, actor: WorkflowUser, opts: ActOptions, sideEffects: WorkflowSideEffects): Promise<WorkflowInstance> {
     const notFound = () => new ExchangeError(apiError('WORKFLOW_NOT_FOUND', { instanceId }));
     const row = await this.repository.find(this.db, instanceId);
     if (!row || !visibleTo(actor, row)) throw notFound();
