@@ -10,7 +10,7 @@
  */
 import type { WorkflowEventRecord, WorkflowInstance, WorkflowKind, WorkflowListQuery, WorkflowReason } from '../../protocol/workflows.ts';
 import type { StoredMachineState, WaitingOn } from '../../machines/workflows/workflow-definitions.ts';
-import type { WorkflowActor } from '../../machines/workflows/workflow-actor.ts';
+import { mayView, type WorkflowActor } from '../../machines/workflows/workflow-actor.ts';
 import type { Queryable } from '../store/database.ts';
 import { endOfDayInBucharest } from '../trading/time.ts';
 
@@ -124,8 +124,7 @@ function toEvent(row: EventDbRow): WorkflowEventRecord {
 
 /** May this actor see an instance with these sides? (The list's SQL says the same.) */
 export function visibleTo(actor: WorkflowActor, row: Pick<WorkflowRow, 'initiatorClient' | 'partnerClient'>): boolean {
-  if (actor.userId === null || actor.roles.includes('administrator')) return true;
-  return actor.clientCodes.includes(row.initiatorClient) || actor.clientCodes.includes(row.partnerClient);
+  return mayView(actor, { initiatorClient: row.initiatorClient, partnerClient: row.partnerClient });
 }
 
 const SELECT_INSTANCE = `select i.*, ic.name as initiator_name, pc.name as partner_name
