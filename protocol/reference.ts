@@ -50,6 +50,8 @@ export const assetSpecificationSchema = z.strictObject({
   documents: z.array(assetDocumentSchema),
   /** Share of an order's value blocked as margin, in basis points (0: none). */
   marginBps: z.number().int().min(0).max(10_000),
+  /** Whitelist-restricted (engine configuration `bilateral`): orders match only between whitelist partners. Sent only when true. */
+  bilateral: z.literal(true).optional(),
 });
 export type AssetSpecification = z.infer<typeof assetSpecificationSchema>;
 

@@ -7,14 +7,16 @@ export interface Terminal { id: string; brokerId: string; name: string }
 export interface Client { id: string; code: string; name: string; acerCode: string; agencyId: string; active: boolean }
 
 /** What an asset row's `spec` column holds: the wire specification minus the keys kept in columns, plus engine configuration. */
-export type AssetSpecColumn = Omit<AssetSpecification, 'id' | 'marketId' | 'ringId' | 'code' | 'name' | 'names' | 'marginBps'> & { config: Record<string, unknown> };
+export type AssetSpecColumn = Omit<AssetSpecification, 'id' | 'marketId' | 'ringId' | 'code' | 'name' | 'names' | 'marginBps' | 'bilateral'> & { config: Record<string, unknown> };
 export interface AssetRecord { id: string; marketId: string; ringId: string | null; code: string; name: string; names: LocalNames; spec: AssetSpecColumn }
 
 export function toAssetSpecification(asset: AssetRecord): AssetSpecification {
   const { config, ...spec } = asset.spec;
   // The margin rate is engine configuration the order dialog needs to show the margin before sending.
   const marginBps = typeof config.marginBps === 'number' ? config.marginBps : 0;
-  return { id: asset.id, marketId: asset.marketId, ringId: asset.ringId, code: asset.code, name: asset.name, names: asset.names, ...spec, marginBps };
+  // Whether the book matches only whitelist partners: the book marks what the user may not trade with.
+  const bilateral = config.bilateral === true ? { bilateral: true as const } : {};
+  return { id: asset.id, marketId: asset.marketId, ringId: asset.ringId, code: asset.code, name: asset.name, names: asset.names, ...spec, marginBps, ...bilateral };
 }
 
 export interface ClientTradingSetup {

@@ -26,5 +26,8 @@ describe('reference API', () => {
     expect(one).toMatchObject({ name: 'Gas Q1 2027', names: { ro: 'Gaze naturale trimestrul 1 2027', en: 'Gas Q1 2027' }, type: 'quarter' });
     // Engine configuration stays on the server.
     expect(Object.keys(one)).not.toContain('config');
+    // ...except whether the asset is bilateral (whitelist-restricted), which the book shows; sent only when true.
+    expect(assets.find((asset) => asset.id === 'GBIL-M-2027-01')?.bilateral).toBe(true);
+    expect(Object.keys(one)).not.toContain('bilateral');
   });
 });
