@@ -6,7 +6,7 @@ import type { AssetSpecification } from '../../protocol/reference.ts';
 import { formatDecimal } from '../../protocol/decimal.ts';
 import { formatCalendarDate, formatExchangeDateTime, formatMinor } from '../i18n/format.ts';
 import { useBook, useMyOpenOrders, useMyOrders, useStats } from './live.ts';
-import { OrderBook } from './OrderBook.tsx';
+import { AssetOrderBook } from './bilateral/AssetOrderBook.tsx';
 import { OrdersTable } from './OrdersTable.tsx';
 import { useTradingDesk } from './TradingDesk.tsx';
 import { TransactionsPanel } from './TransactionsPanel.tsx';
@@ -120,7 +120,7 @@ export function AssetTrading({ asset }: { asset: AssetSpecification }) {
           )}
           <PopOutButton asset={asset} />
         </div>
-        <OrderBook book={book} asset={asset} ownOrders={orders} onLevel={canAct && desk.canTrade ? (side, level) => desk.openTicket(ticketFromLevel(asset, side, level)) : undefined} />
+        <AssetOrderBook book={book} asset={asset} ownOrders={orders} onLevel={canAct && desk.canTrade ? (side, level) => desk.openTicket(ticketFromLevel(asset, side, level)) : undefined} />
       </section>
       <section className="card" aria-labelledby="my-orders-title">
         <div className="card-header">

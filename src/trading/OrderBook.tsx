@@ -1,11 +1,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { BookLevel, Order } from '../../protocol/market-data.ts';
 import type { Way } from '../../protocol/enums.ts';
 import type { BookView } from '../../streams/book.ts';
 import { toDisplayNumber } from '../../protocol/decimal.ts';
 import { isLiveOrder, useNow } from './live.ts';
+import { partnersOnlyLevels, tradeableQty, type TradeableBook } from './bilateral/tradeable-levels.ts';
 import './OrderBook.css';
 
 export interface BookAsset {
@@ -129,6 +130,8 @@ interface RowProps {
   changed: boolean;
   /** Share of the largest level, in whole percent. */
   depth: number;
+  /** Bilateral assets: the quantity the user's clients may trade with; null when not marked (not bilateral, or not known yet). */
+  tradeable: number | null;
   formatPrice: MinorFormat;
   formatQty: MinorFormat;
   /** Null when levels cannot be clicked (no handler, or a stale book). */
@@ -141,12 +144,16 @@ interface RowProps {
  * paint layer (position, transform, clip, layout or paint containment): each would be one more paint
  * chunk for the compositor to sort through on every frame.
  */
-const BookRow = memo(function BookRow({ side, level, index, own, changed, depth, formatPrice, formatQty, onActivate }: RowProps) {
+const BookRow = memo(function BookRow({ side, level, index, own, changed, depth, tradeable, formatPrice, formatQty, onActivate }: RowProps) {
   const intl = useIntl();
   const price = formatPrice(level.price);
-  const qty = formatQty(level.qty);
-  const classes = own ? (changed ? 'book-level book-level-own book-level-changed' : 'book-level book-level-own') : changed ? 'book-level book-level-changed' : 'book-level';
+  // Bilateral: the partners' part first, the whole level after it, muted, when some of it is not theirs.
+  const foreign = tradeable !== null && tradeable < level.qty;
+  const qty = formatQty(foreign ? tradeable : level.qty);
+  let classes = own ? (changed ? 'book-level book-level-own book-level-changed' : 'book-level book-level-own') : changed ? 'book-level book-level-changed' : 'book-level';
+  if (foreign) classes += tradeable === 0 ? ' book-level-foreign' : ' book-level-partial';
   const ownLabel = own ? intl.formatMessage({ id: 'book.own' }) : '';
+  const foreignLabel = foreign ? intl.formatMessage({ id: 'book.notTradeable' }) : '';
   const open = onActivate ? () => onActivate(level) : undefined;
   const onKeyDown = onActivate
     ? (event: KeyboardEvent) => {
@@ -173,11 +180,17 @@ const BookRow = memo(function BookRow({ side, level, index, own, changed, depth,
       </td>
       <td role="cell" className="book-cell mono">
         {qty}
+        {foreign && <span className="book-qty-total"> / {formatQty(level.qty)}</span>}
       </td>
       <td role="cell" className="book-cell mono book-price">
         {own && (
           <span className="book-own-mark" role="img" aria-label={ownLabel} title={ownLabel}>
             ●
+          </span>
+        )}
+        {foreign && (
+          <span className="book-foreign-mark" role="img" aria-label={foreignLabel} title={foreignLabel}>
+            ⊘
           </span>
         )}
         {price}
@@ -194,11 +207,13 @@ interface SideProps {
   maxQty: number;
   maxHeight: number;
   stale: boolean;
+  /** Bilateral assets: the partners' levels of this side by price, marking the rest; null: no marks. */
+  tradeable: ReadonlyMap<number, BookLevel> | null;
   onLevel?: ((side: Way, level: BookLevel) => void) | undefined;
 }
 
 /** Memoised: a side whose levels did not change (or a book held off screen) is not rendered again. */
-const BookSide = memo(function BookSide({ side, levels, asset, ownPrices, maxQty, maxHeight, stale, onLevel }: SideProps) {
+const BookSide = memo(function BookSide({ side, levels, asset, ownPrices, maxQty, maxHeight, stale, tradeable, onLevel }: SideProps) {
   const intl = useIntl();
   const scrollRef = useRef<HTMLDivElement>(null);
   const changedAt = useChangeTimes(levels);
@@ -242,6 +257,7 @@ const BookSide = memo(function BookSide({ side, levels, asset, ownPrices, maxQty
                   own={ownPrices.has(level.price)}
                   changed={at !== undefined && now - at < CHANGE_HIGHLIGHT_MS}
                   depth={maxQty > 0 ? Math.max(2, Math.round((level.qty / maxQty) * 100)) : 0}
+                  tradeable={tradeable ? tradeableQty(tradeable, level) : null}
                   formatPrice={formatPrice}
                   formatQty={formatQty}
                   onActivate={onActivate}
@@ -331,10 +347,16 @@ export interface OrderBookProps {
   /** Clock for the stale age (tests); the live clock otherwise. */
   now?: number;
   maxHeight?: number;
+  /** Bilateral assets (src/trading/bilateral/): what the user's clients may trade with, by price; the rest is marked. */
+  tradeable?: TradeableBook | null;
+  /** With `tradeable`: show only the partners' part of each level (levels without any go). */
+  partnersOnly?: boolean;
+  /** Beside the stale badge, above the sides (the bilateral badge and filter). */
+  status?: ReactNode;
 }
 
 /** Bid and ask tables of one book: virtualised, own levels marked, depth bars, changes highlighted. */
-export function OrderBook({ book: liveBook, asset, ownOrders, onLevel, now, maxHeight = 320 }: OrderBookProps) {
+export function OrderBook({ book: liveBook, asset, ownOrders, onLevel, now, maxHeight = 320, tradeable = null, partnersOnly = false, status }: OrderBookProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const book = useDrawnBook(liveBook, useInView(rootRef));
   const liveNow = useNow(book.stale && now === undefined);
@@ -355,20 +377,27 @@ export function OrderBook({ book: liveBook, asset, ownOrders, onLevel, now, maxH
     }
     return { bids, asks };
   }, [ownOrders, book.assetId]);
+  // A map of another asset (the book just moved on) marks nothing.
+  const partners = tradeable !== null && tradeable.assetId === book.assetId ? tradeable : null;
+  const filter = partners !== null && partnersOnly;
+  const bids = useMemo(() => (partners !== null && partnersOnly ? partnersOnlyLevels(book.bids, partners.bids) : book.bids), [partners, partnersOnly, book.bids]);
+  const asks = useMemo(() => (partners !== null && partnersOnly ? partnersOnlyLevels(book.asks, partners.asks) : book.asks), [partners, partnersOnly, book.asks]);
   const maxQty = useMemo(() => {
     let max = 0;
-    for (const level of book.bids) if (level.qty > max) max = level.qty;
-    for (const level of book.asks) if (level.qty > max) max = level.qty;
+    for (const level of bids) if (level.qty > max) max = level.qty;
+    for (const level of asks) if (level.qty > max) max = level.qty;
     return max;
-  }, [book.bids, book.asks]);
+  }, [bids, asks]);
   return (
     <div ref={rootRef} className={book.stale ? 'order-book order-book-stale' : 'order-book'} data-asset={book.assetId} style={{ containIntrinsicHeight: `auto ${maxHeight + 60}px` }}>
       <div className="order-book-status">
         <StaleBadge book={book} now={clock} />
+        {status}
       </div>
       <div className="order-book-sides">
-        <BookSide side="bid" levels={book.bids} asset={asset} ownPrices={own.bids} maxQty={maxQty} maxHeight={maxHeight} stale={book.stale} onLevel={hasOnLevel ? handleLevel : undefined} />
-        <BookSide side="ask" levels={book.asks} asset={asset} ownPrices={own.asks} maxQty={maxQty} maxHeight={maxHeight} stale={book.stale} onLevel={hasOnLevel ? handleLevel : undefined} />
+        {/* Filtered levels are the partners' parts already: nothing left to mark. */}
+        <BookSide side="bid" levels={bids} asset={asset} ownPrices={own.bids} maxQty={maxQty} maxHeight={maxHeight} stale={book.stale} tradeable={filter ? null : (partners?.bids ?? null)} onLevel={hasOnLevel ? handleLevel : undefined} />
+        <BookSide side="ask" levels={asks} asset={asset} ownPrices={own.asks} maxQty={maxQty} maxHeight={maxHeight} stale={book.stale} tradeable={filter ? null : (partners?.asks ?? null)} onLevel={hasOnLevel ? handleLevel : undefined} />
       </div>
     </div>
   );
