@@ -3,14 +3,19 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { filter, type Observable } from 'rxjs';
 import type { AssetSpecification } from '../../../protocol/reference.ts';
 import type { WorkflowChange } from '../../../protocol/workflows.ts';
+import { sharedWorkflowChanges$ } from '../../../streams/workflows.ts';
 import { useUser } from '../../auth/use-auth.ts';
+import { useRealtime } from '../../realtime/RealtimeProvider.tsx';
 import { OrderBook, type OrderBookProps } from '../OrderBook.tsx';
 import { usePartnersOnly } from './partners-only.ts';
 import { useTradeableLevels } from './use-tradeable-levels.ts';
 
 export interface AssetOrderBookProps extends Omit<OrderBookProps, 'asset' | 'tradeable' | 'partnersOnly' | 'status'> {
   asset: AssetSpecification;
-  /** The user's workflow changes (destinations.workflows): a whitelist change asks again what the clients may trade with. */
+  /**
+   * The user's workflow changes (destinations.workflows): a whitelist change asks again what the clients
+   * may trade with. Default: the connection's shared participant queue (streams/workflows.ts).
+   */
   workflowChanges$?: Observable<WorkflowChange> | undefined;
 }
 
@@ -31,7 +36,10 @@ export function AssetOrderBook({ asset, book, workflowChanges$, ...rest }: Asset
   const username = user?.username ?? null;
   const bilateral = asset.bilateral === true;
   const [partnersOnly, setPartnersOnly] = usePartnersOnly(username);
-  const whitelistChanges$ = useMemo(() => (workflowChanges$ ? whitelistChangesOf(workflowChanges$) : undefined), [workflowChanges$]);
+  const connection = useRealtime()?.connection ?? null;
+  // Subscribed (by the hook) only while a bilateral book of a user with clients is shown.
+  const changes$ = workflowChanges$ ?? (connection ? sharedWorkflowChanges$(connection, 'participant') : undefined);
+  const whitelistChanges$ = useMemo(() => (changes$ ? whitelistChangesOf(changes$) : undefined), [changes$]);
   const { tradeable, failed } = useTradeableLevels({ assetId: asset.id, bilateral, bookSeq: book.seq, username, clientCodes: user?.clientCodes ?? noClients, whitelistChanges$ });
   if (!bilateral) return <OrderBook {...rest} book={book} asset={asset} />;
   const badge = intl.formatMessage({ id: 'book.bilateralTitle' });

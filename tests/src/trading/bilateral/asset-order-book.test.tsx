@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { Subject } from 'rxjs';
+import { NEVER, Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clientMemoryKey } from '../../../../machines/client-memory.ts';
 import type { UserInfo } from '../../../../protocol/auth.ts';
 import type { BookLevel } from '../../../../protocol/market-data.ts';
+import { destinations } from '../../../../protocol/destinations.ts';
 import type { AssetSpecification } from '../../../../protocol/reference.ts';
 import type { WorkflowChange } from '../../../../protocol/workflows.ts';
 import { endSession, startSession } from '../../../../src/auth/session.ts';
@@ -17,6 +18,18 @@ import { asset as plainAsset, book } from '../fixtures.ts';
 
 let currentUser: UserInfo | null = null;
 vi.mock('../../../../src/auth/use-auth.ts', () => ({ useUser: () => currentUser, useCanAct: () => currentUser !== null }));
+/** The connection's private workflow queue, when a test gives the page a connection. */
+let workflowQueue: Subject<WorkflowChange> | null = null;
+const watched: string[] = [];
+const realtime = {
+  connection: {
+    watch$: (destination: string) => {
+      watched.push(destination);
+      return destination === destinations.workflows ? workflowQueue : NEVER;
+    },
+  },
+};
+vi.mock('../../../../src/realtime/RealtimeProvider.tsx', () => ({ useRealtime: () => (workflowQueue === null ? null : realtime) }));
 
 function user(username: string, clientCodes: string[]): UserInfo {
   return {
@@ -105,6 +118,8 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
+  workflowQueue = null;
+  watched.length = 0;
   endSession();
   vi.useRealTimers();
   vi.restoreAllMocks();
@@ -248,6 +263,24 @@ describe('bilateral order book', () => {
     await wait(TRADEABLE_DEBOUNCE_MS * 2);
     expect(requests).toHaveLength(1);
     act(() => changes.next({ instance: { kind: 'whitelist' } } as unknown as WorkflowChange));
+    await wait(TRADEABLE_DEBOUNCE_MS);
+    expect(requests).toHaveLength(2);
+  });
+
+  it("follows the connection's workflow queue by itself, only for a bilateral book", async () => {
+    const { requests } = stubFetch();
+    workflowQueue = new Subject<WorkflowChange>();
+    const { unmount } = render(view(plainAsset, book({ ...levels, seq: 5 })));
+    await wait(TRADEABLE_DEBOUNCE_MS);
+    expect(workflowQueue.observed).toBe(false);
+    unmount();
+    render(view(bilateral, bookAt(5)));
+    await wait(TRADEABLE_DEBOUNCE_MS);
+    expect(watched).toEqual([destinations.workflows]);
+    expect(requests).toHaveLength(1);
+    requests[0]!.answer(partners);
+    await wait(0);
+    act(() => workflowQueue!.next({ instance: { kind: 'whitelist' } } as unknown as WorkflowChange));
     await wait(TRADEABLE_DEBOUNCE_MS);
     expect(requests).toHaveLength(2);
   });
