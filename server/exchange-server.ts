@@ -40,7 +40,8 @@ import { bucharestDate } from './trading/time.ts';
 import { TradingService } from './trading/trading-service.ts';
 import { bilateralRoutes } from './http/bilateral.routes.ts';
 import { workflowsRoutes } from './http/workflows.routes.ts';
-import { engineClearing, ReadModelLedger } from './workflows/workflow-environment.ts';
+import { engineClearing } from './workflows/workflow-environment.ts';
+import { TradingLedger } from './workflows/trading-ledger.ts';
 import type { WorkflowLedger } from './workflows/workflow-ledger.ts';
 import { WorkflowPublisher } from './workflows/workflow-publisher.ts';
 import { WorkflowService } from './workflows/workflow-service.ts';
@@ -79,7 +80,7 @@ export interface ExchangeServerOptions {
   journalIo?: JournalIo;
   /** Gives a database without settlement history the demo's (server/demo/demo-settlement.ts); `npm start` sets it. */
   demoSettlement?: boolean;
-  /** The workflows' engine port (tests pass an in-memory one); default: the read-model ledger (server/workflows/workflow-environment.ts). */
+  /** The workflows' engine port (tests pass an in-memory one); default: the engine's, through TradingService (server/workflows/trading-ledger.ts). */
   workflowLedger?: (deps: { store: Store; sequencer: Sequencer }) => WorkflowLedger;
   /** Ms between workflow timer sweeps (default 5000; 0: only at start, tests sweep by hand). */
   workflowTimerIntervalMs?: number;
@@ -242,7 +243,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
         db: store.db,
         reference: store.reference,
         clearing: engineClearing(store.db, () => sequencer.engine),
-        ledger: options.workflowLedger?.({ store, sequencer }) ?? new ReadModelLedger(store.db),
+        ledger: options.workflowLedger?.({ store, sequencer }) ?? new TradingLedger(store.db, trading),
         now,
       },
       publisher: new WorkflowPublisher(gateway, store.db),

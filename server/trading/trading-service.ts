@@ -170,9 +170,9 @@ export class TradingService {
    * Transfers (novates) a transaction to the central counterparty's asset `targetAssetId`: the
    * transferred child, and the remainder left in the original asset when `qty` is less than its quantity.
    */
-  async novateTransaction(command: { transactionId: string; qty: number; targetAssetId: string }): Promise<{ transferred: Transaction; remainder: Transaction | null }> {
+  async novateTransaction(command: { transactionId: string; qty: number; targetAssetId: string; known?: Transaction | null }): Promise<{ transferred: Transaction; remainder: Transaction | null }> {
     const transactionId = this.transactionIdOf(command.transactionId);
-    const original = await this.factsOf(transactionId);
+    const original = await this.factsOf(transactionId, command.known);
     const result = await this.options.sequencer.submit({ type: 'novateTransaction', transactionId, qty: command.qty, targetAssetId: command.targetAssetId, original });
     if (result.result !== 'OK') throw refusal(result);
     const [transferred, remainder] = offBookOf(result);
@@ -181,12 +181,15 @@ export class TradingService {
   }
 
   /** Switches whether clearing counts the transaction's margins; resolves with the transaction as it then is. */
-  async setTransactionMarginsExposure(command: { transactionId: string; active: boolean }): Promise<Transaction> {
+  async setTransactionMarginsExposure(command: { transactionId: string; active: boolean; known?: Transaction | null }): Promise<Transaction> {
     const transactionId = this.transactionIdOf(command.transactionId);
-    const original = await this.factsOf(transactionId);
+    const original = await this.factsOf(transactionId, command.known);
     const result = await this.options.sequencer.submit({ type: 'setTransactionMarginsExposure', transactionId, active: command.active, original });
     if (result.result !== 'OK') throw refusal(result);
-    const transaction = await this.transaction(command.transactionId);
+    // The caller read it already (inside a database transaction the read models may wait on).
+    const held = this.options.sequencer.engine.getTransaction(transactionId);
+    if (command.known) return { ...command.known, marginsExposureActive: command.active };
+    const transaction = held ? transactionViewToWire(held) : await this.transaction(command.transactionId);
     if (!transaction) throw new ExchangeError(apiError('TRANSACTION_NOT_FOUND', { transactionId: command.transactionId }));
     return { ...transaction, marginsExposureActive: command.active };
   }
@@ -228,10 +231,13 @@ export class TradingService {
     return id;
   }
 
-  /** What the engine needs of a book transaction it does not hold (null when it holds it or none is stored). */
-  private async factsOf(transactionId: number): Promise<TransactionFacts | null> {
+  /**
+   * What the engine needs of a book transaction it does not hold (null when it holds it or none is
+   * stored). `known`: the caller's read of it (a workflow reads it in its own database transaction).
+   */
+  private async factsOf(transactionId: number, known?: Transaction | null): Promise<TransactionFacts | null> {
     if (this.options.sequencer.engine.getTransaction(transactionId)) return null;
-    const t = await this.transaction(String(transactionId));
+    const t = known ?? (await this.transaction(String(transactionId)));
     if (!t) return null;
     return {
       transactionId,

@@ -1,3 +1,4 @@
+import type { Queryable } from '../store/database.ts';
 /**
  * Margin exposure activation of a transaction (SPEC §4): a participant asks, the administrator
  * approves, and the ledger sets the transaction's marginsExposureActive (clearing starts counting it).
@@ -47,9 +48,9 @@ export class MarginActivations {
   sideEffects(action: string): WorkflowSideEffects {
     if (action !== 'approve') return {};
     return {
-      apply: async (row: WorkflowRow) => {
+      apply: async (row: WorkflowRow, tx: Queryable) => {
         // Idempotent in the ledger: a retry after a lost commit sets it again to the same value.
-        await this.env.ledger.setTransactionMarginsExposure(String(row.data.transactionId), true);
+        await this.env.ledger.setTransactionMarginsExposure(String(row.data.transactionId), true, tx);
         return { data: { activatedAt: new Date(this.env.now()).toISOString() } };
       },
     };

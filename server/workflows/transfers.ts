@@ -145,7 +145,7 @@ export class Transfers {
     const data = row.data as TransferData;
     const done = await this.env.ledger.novationOf(data.transactionId, tx);
     const novation =
-      done ?? (await this.env.ledger.novateTransaction({ transactionId: data.transactionId, qty: data.qty, targetAssetId: data.targetAssetId!, at: new Date(this.env.now()).toISOString() }));
+      done ?? (await this.env.ledger.novateTransaction({ transactionId: data.transactionId, qty: data.qty, targetAssetId: data.targetAssetId!, at: new Date(this.env.now()).toISOString() }, tx));
     const id = (transaction: Transaction | null) => transaction?.transactionId ?? null;
     return { data: { transferredTransactionId: id(novation.transferred), remainderTransactionId: id(novation.remainder) } };
   }

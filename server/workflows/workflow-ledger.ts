@@ -41,8 +41,9 @@ export interface Novation {
 
 export interface WorkflowLedger {
   registerOffBookTrade(cmd: OffBookTradeCommand): Promise<Transaction>;
-  novateTransaction(cmd: { transactionId: string; qty: number; targetAssetId: string; at: string }): Promise<Novation>;
-  setTransactionMarginsExposure(transactionId: string, active: boolean): Promise<void>;
+  /** `db`: the runner's transaction, to read the original transaction without waiting on it. */
+  novateTransaction(cmd: { transactionId: string; qty: number; targetAssetId: string; at: string }, db?: Queryable): Promise<Novation>;
+  setTransactionMarginsExposure(transactionId: string, active: boolean, db?: Queryable): Promise<void>;
   setWhitelistRelation(clientCode: string, partnerCode: string, active: boolean): Promise<void>;
   transaction(transactionId: string, db?: Queryable): Promise<Transaction | null>;
   /** The trade registered with this externalTransactionId (a workflow instance id), if any. */
