@@ -21,12 +21,11 @@ import type { Database, Queryable } from '../store/database.ts';
 import type { UserRecord } from '../store/users.repository.ts';
 import { checkWhitelistRequest, relationAfter } from './whitelist-rules.ts';
 import { requestHash, workflowActorOf, type WorkflowRunner, type WorkflowSideEffects } from './workflow-runner.ts';
+import type { WorkflowLedger } from './workflow-ledger.ts';
 import type { WorkflowRow } from './workflow-repository.ts';
 
-/** The engine's side of a relation (the ledger's port, workflow-ledger.ts). */
-export interface WhitelistRelationSink {
-  setWhitelistRelation(clientCode: string, partnerCode: string, status: WhitelistRelationStatus | null): Promise<void> | void;
-}
+/** The engine's side of a relation: only whether the two may trade (ACTIVE) matters to matching. */
+export type WhitelistRelationSink = Pick<WorkflowLedger, 'setWhitelistRelation'>;
 
 export interface WhitelistServiceOptions {
   db: Database;
@@ -64,7 +63,7 @@ async function writeRelation(tx: Queryable, ledger: WhitelistRelationSink, a: st
       [a, b, status, requestId, at],
     );
   }
-  await ledger.setWhitelistRelation(a, b, status);
+  await ledger.setWhitelistRelation(a, b, status === 'ACTIVE');
 }
 
 /** Were the two partners before (an approved request between them)? Then an ended ALLOW leaves DISABLED. */
