@@ -7,7 +7,7 @@
  */
 import type { WorkflowInstance } from '../../protocol/workflows.ts';
 import { workflowRoutes, type ContractData } from '../../protocol/workflows.ts';
-import { apiError, ExchangeError } from '../../protocol/error-codes.ts';
+import { apiError, ExchangeError, type ErrorCode } from '../../protocol/error-codes.ts';
 import { actsFor, mayView } from '../../machines/workflows/workflow-actor.ts';
 import type { Database, Queryable } from '../store/database.ts';
 import type { UserRecord } from '../store/users.repository.ts';
@@ -64,7 +64,7 @@ export class ContractService {
     }
     const side = actsFor(actor, transaction.buyer) ? transaction.buyer : actsFor(actor, transaction.seller) ? transaction.seller : null;
     if (side === null) throw new ExchangeError(apiError('CONTRACT_NOT_PARTICIPANT', { transactionId }));
-    const exists = () => new ExchangeError(apiError('CONTRACT_EXISTS', { transactionId }));
+    const exists = (): ExchangeError => new ExchangeError<ErrorCode>(apiError('CONTRACT_EXISTS', { transactionId }));
 
     try {
       const sha256 = sha256Of(upload.bytes);

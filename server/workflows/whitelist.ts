@@ -14,7 +14,7 @@
  * transaction, after locking the two clients' rows, so two requests of one pair never race past them.
  */
 import type { WhitelistRelationStatus, WhitelistRequestType } from '../../protocol/enums.ts';
-import { apiError, ExchangeError } from '../../protocol/error-codes.ts';
+import { apiError, ExchangeError, type ErrorCode } from '../../protocol/error-codes.ts';
 import { workflowRoutes, type WhitelistRelation, type WhitelistRequestBody, type WorkflowInstance } from '../../protocol/workflows.ts';
 import { actsFor, mayView } from '../../machines/workflows/workflow-actor.ts';
 import type { Database, Queryable } from '../store/database.ts';
@@ -121,7 +121,7 @@ export class WhitelistService {
         });
         if (refusal) throw new ExchangeError(refusal);
       },
-      onDuplicate: () => new ExchangeError(apiError('WHITELIST_PENDING_EXISTS', { partner })),
+      onDuplicate: (): ExchangeError => new ExchangeError<ErrorCode>(apiError('WHITELIST_PENDING_EXISTS', { partner })),
       afterCreate: async (tx, row) => {
         const status = relationAfter(type, row.status as 'PENDING' | 'APPROVED', type === 'DENY_TRADING' ? 'ACTIVE' : await relationOf(tx, clientCode, partner));
         await writeRelation(tx, this.ledger, clientCode, partner, status, row.id, row.updatedAt);

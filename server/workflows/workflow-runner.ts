@@ -109,6 +109,8 @@ export interface ActOptions {
 export interface CreateOptions {
   transactionId?: string | null;
   limitAt?: string | null;
+  /** Runs in the creating transaction after the insert and the follow-up (rows that reference the instance). */
+  afterCreate?(tx: Queryable, row: WorkflowRow): Promise<void>;
   idempotency?: IdempotencyInput | undefined;
   /** Runs in the creating transaction before the insert (rules that read other rows). */
   inTransaction?(tx: Queryable, row: WorkflowRow): Promise<void>;
@@ -216,6 +218,7 @@ export class WorkflowRunner {
         if (!(await this.repository.update(tx, row, 1))) throw new ExchangeError(apiError('WORKFLOW_CONFLICT', { instanceId: row.id, version: 1 }));
         await this.repository.insertEvent(tx, row.id, { action: opts.followUp.type, actorUserId: by.userId, actorRole: by.role, fromStatus: from, toStatus: row.status, reason, at });
       }
+      await opts.afterCreate?.(tx, row);
       return (await this.repository.instance(tx, row.id))!;
     });
   }

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WhitelistRequestBody, WorkflowInstance } from '../../../protocol/workflows.ts';
 import { WhitelistService } from '../../../server/workflows/whitelist.ts';
 import { testDatabases } from '../../helpers/test-databases.ts';
@@ -15,8 +15,15 @@ describe.each(testDatabases)('whitelist requests and relations on $name', (datab
   let engine: Array<[string, string, boolean]>;
   let failEngine: boolean;
 
-  beforeEach(async () => {
+  // One store per database (opening one loads the demo exchange); each test starts with no workflow rows.
+  beforeAll(async () => {
     w = await openWorkflowStore(database);
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+  beforeEach(async () => {
+    for (const table of ['whitelist_relations', 'transaction_contract_files', 'workflow_events', 'workflow_requests', 'workflow_instances']) await w.store.db.query(`delete from ${table}`);
     engine = [];
     failEngine = false;
     const ledger = {
@@ -26,9 +33,6 @@ describe.each(testDatabases)('whitelist requests and relations on $name', (datab
       },
     };
     service = new WhitelistService({ db: w.store.db, runner: w.runner, ledger, now: w.clock.now });
-  });
-  afterEach(async () => {
-    await w.close();
   });
 
   const allow: WhitelistRequestBody = { clientCode: 'RO-HIDRO', partnerClientCode: 'RO-TERMO', type: 'ALLOW_TRADING' };
