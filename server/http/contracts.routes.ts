@@ -6,6 +6,7 @@ import { workflowRoutes } from '../../protocol/workflows.ts';
 import type { AuthService } from '../auth/auth-service.ts';
 import { checkDeclaredLength, contentDispositionFor, isMultipartFormData, mediaTypeOf, readContractUpload } from '../workflows/contract-files.ts';
 import type { ContractService } from '../workflows/contracts.ts';
+import { workflowActorOf } from '../workflows/workflow-runner.ts';
 import { requireUser } from './auth.routes.ts';
 import { parseWith } from './validation.ts';
 
@@ -55,7 +56,7 @@ export function contractsRoutes(options: { auth: AuthService; contracts: Contrac
           if ((error as { code?: unknown }).code === 'CONTRACT_TOO_LARGE') reply.header('connection', 'close');
           throw error;
         }
-        const instance = await contracts.upload(user, upload, idempotencyKey);
+        const instance = await contracts.upload(upload, workflowActorOf(user), idempotencyKey);
         reply.code(201);
         return { instance };
       },
@@ -64,7 +65,7 @@ export function contractsRoutes(options: { auth: AuthService; contracts: Contrac
     app.get(workflowRoutes.contractPdf(':instanceId'), async (request, reply) => {
       const user = await requireUser(auth, request);
       const { instanceId } = parseWith(instanceParamsSchema, request.params);
-      const file = await contracts.file(user, instanceId);
+      const file = await contracts.file(instanceId, workflowActorOf(user));
       return reply.type('application/pdf').header('content-disposition', contentDispositionFor(file.fileName)).send(file.content);
     });
   };

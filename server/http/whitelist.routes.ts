@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { whitelistRequestSchema, workflowRoutes } from '../../protocol/workflows.ts';
 import type { AuthService } from '../auth/auth-service.ts';
 import type { WhitelistService } from '../workflows/whitelist.ts';
+import { requestHash, workflowActorOf } from '../workflows/workflow-runner.ts';
 import { requireUser } from './auth.routes.ts';
 import { parseWith } from './validation.ts';
 
@@ -21,7 +22,8 @@ export function whitelistRoutes(options: { auth: AuthService; whitelist: Whiteli
       const user = await requireUser(auth, request);
       const body = parseWith(whitelistRequestSchema, request.body);
       const key = request.headers['idempotency-key'];
-      const instance = await whitelist.request(user, body, key === undefined ? undefined : parseWith(idempotencyKeySchema, key));
+      const idempotency = key === undefined ? undefined : { key: parseWith(idempotencyKeySchema, key), bodyHash: requestHash(workflowRoutes.whitelist, body) };
+      const instance = await whitelist.request(body, workflowActorOf(user), idempotency);
       reply.code(201);
       return { instance };
     });
@@ -29,7 +31,7 @@ export function whitelistRoutes(options: { auth: AuthService; whitelist: Whiteli
     app.get(workflowRoutes.whitelistPartners, async (request) => {
       const user = await requireUser(auth, request);
       const { clientCode } = parseWith(partnersQuerySchema, request.query);
-      return { relations: await whitelist.partners(user, clientCode) };
+      return { relations: await whitelist.partners(clientCode, workflowActorOf(user)) };
     });
   };
 }

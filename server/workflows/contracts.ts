@@ -9,19 +9,19 @@ import type { WorkflowInstance } from '../../protocol/workflows.ts';
 import { workflowRoutes, type ContractData } from '../../protocol/workflows.ts';
 import { apiError, ExchangeError, type ErrorCode } from '../../protocol/error-codes.ts';
 import { actsFor, mayView } from '../../machines/workflows/workflow-actor.ts';
-import type { Database, Queryable } from '../store/database.ts';
-import type { UserRecord } from '../store/users.repository.ts';
+import type { Queryable } from '../store/database.ts';
 import { bucharestDate } from '../trading/time.ts';
 import { readContractFile, saveContractFile, sha256Of, type ContractUpload } from './contract-files.ts';
-import { requestHash, workflowActorOf, type WorkflowRunner, type WorkflowSideEffects } from './workflow-runner.ts';
+import { requestHash, type WorkflowRunner, type WorkflowSideEffects, type WorkflowUser } from './workflow-runner.ts';
 
-export interface ContractServiceOptions {
-  db: Database;
-  runner: WorkflowRunner;
+/** What contracts need of the exchange (a WorkflowEnvironment, workflow-environment.ts, has it). */
+export interface ContractEnvironment {
+  db: Queryable;
   now: () => number;
-  /** Where an unexpected failure is written before the user gets CONTRACT_UNKNOWN_ERROR. */
-  logError?: (message: string, error: unknown) => void;
 }
+
+/** Where an unexpected failure is written before the user gets CONTRACT_UNKNOWN_ERROR. */
+export type ErrorLog = (message: string, error: unknown) => void;
 
 /** The transaction as the read model keeps it (migration 003). */
 interface TransactionRow {
@@ -35,16 +35,16 @@ interface TransactionRow {
 const EMPTY_FILE = { fileName: null, fileSize: null, sha256: null, uploadedAt: null } as const;
 
 export class ContractService {
-  private readonly db: Database;
-  private readonly runner: WorkflowRunner;
+  private readonly db: Queryable;
   private readonly now: () => number;
-  private readonly logError: (message: string, error: unknown) => void;
 
-  constructor(options: ContractServiceOptions) {
-    this.db = options.db;
-    this.runner = options.runner;
-    this.now = options.now;
-    this.logError = options.logError ?? ((message, error) => console.error(message, error));
+  constructor(
+    private readonly runner: WorkflowRunner,
+    env: ContractEnvironment,
+    private readonly logError: ErrorLog = (message, error) => console.error(message, error),
+  ) {
+    this.db = env.db;
+    this.now = env.now;
   }
 
   /**
@@ -55,8 +55,7 @@ export class ContractService {
    * (CONTRACT_EXISTS). The first upload creates the instance (NOT_INITIALIZED) and then uploads in a
    * second transaction; the file is written in the upload's transaction, with the state change.
    */
-  async upload(user: UserRecord, upload: ContractUpload, idempotencyKey?: string): Promise<WorkflowInstance> {
-    const actor = workflowActorOf(user);
+  async upload(upload: ContractUpload, actor: WorkflowUser, idempotencyKey?: string): Promise<WorkflowInstance> {
     const { transactionId } = upload;
     const transaction = await this.transaction(transactionId);
     if (!transaction || !mayView(actor, { initiatorClient: transaction.buyer, partnerClient: transaction.seller })) {
@@ -90,7 +89,7 @@ export class ContractService {
       return await this.runner
         .act(instanceId, 'upload', actor, { idempotency }, {
           apply: async (row, tx) => {
-            await saveContractFile(tx, { instanceId: row.id, fileName: upload.fileName, size: upload.bytes.length, sha256, uploadedBy: user.id, uploadedAt }, upload.bytes);
+            await saveContractFile(tx, { instanceId: row.id, fileName: upload.fileName, size: upload.bytes.length, sha256, uploadedBy: actor.userId ?? 'system', uploadedAt }, upload.bytes);
             return { data: { fileName: upload.fileName, fileSize: upload.bytes.length, sha256, uploadedAt: uploadedAt.toISOString() } };
           },
         })
@@ -107,8 +106,8 @@ export class ContractService {
   }
 
   /** The PDF, for the participants' users and the administrator; anyone else (or no file) WORKFLOW_NOT_FOUND. */
-  async file(user: UserRecord, instanceId: string): Promise<{ fileName: string; content: Buffer }> {
-    const instance = await this.runner.get(instanceId, workflowActorOf(user));
+  async file(instanceId: string, actor: WorkflowUser): Promise<{ fileName: string; content: Buffer }> {
+    const instance = await this.runner.get(instanceId, actor);
     const file = instance.kind === 'contract' ? await readContractFile(this.db, instance.instanceId) : null;
     if (!file) throw new ExchangeError(apiError('WORKFLOW_NOT_FOUND', { instanceId }));
     return file;
@@ -137,8 +136,8 @@ export class ContractService {
     return { asset_id: row.asset_id, buyer: row.buyer, seller: row.seller, date };
   }
 
-  private async instanceOf(transactionId: string, db: Queryable = this.db): Promise<string | null> {
-    const rows = await db.query<{ id: string }>("select id from workflow_instances where kind = 'contract' and transaction_id = $1", [transactionId]);
+  private async instanceOf(transactionId: string): Promise<string | null> {
+    const rows = await this.db.query<{ id: string }>("select id from workflow_instances where kind = 'contract' and transaction_id = $1", [transactionId]);
     return rows[0]?.id ?? null;
   }
 }

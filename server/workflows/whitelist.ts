@@ -15,21 +15,20 @@
  */
 import type { WhitelistRelationStatus, WhitelistRequestType } from '../../protocol/enums.ts';
 import { apiError, ExchangeError, type ErrorCode } from '../../protocol/error-codes.ts';
-import { workflowRoutes, type WhitelistRelation, type WhitelistRequestBody, type WorkflowInstance } from '../../protocol/workflows.ts';
+import type { WhitelistRelation, WhitelistRequestBody, WorkflowInstance } from '../../protocol/workflows.ts';
 import { actsFor, mayView } from '../../machines/workflows/workflow-actor.ts';
-import type { Database, Queryable } from '../store/database.ts';
-import type { UserRecord } from '../store/users.repository.ts';
+import type { Queryable } from '../store/database.ts';
 import { checkWhitelistRequest, relationAfter } from './whitelist-rules.ts';
-import { requestHash, workflowActorOf, type WorkflowRunner, type WorkflowSideEffects } from './workflow-runner.ts';
+import type { IdempotencyInput, WorkflowRunner, WorkflowSideEffects, WorkflowUser } from './workflow-runner.ts';
 import type { WorkflowLedger } from './workflow-ledger.ts';
 import type { WorkflowRow } from './workflow-repository.ts';
 
 /** The engine's side of a relation: only whether the two may trade (ACTIVE) matters to matching. */
 export type WhitelistRelationSink = Pick<WorkflowLedger, 'setWhitelistRelation'>;
 
-export interface WhitelistServiceOptions {
-  db: Database;
-  runner: WorkflowRunner;
+/** What the whitelist needs of the exchange (a WorkflowEnvironment, workflow-environment.ts, has it). */
+export interface WhitelistEnvironment {
+  db: Queryable;
   ledger: WhitelistRelationSink;
   now: () => number;
 }
@@ -79,16 +78,17 @@ async function relationBeforeAllow(tx: Queryable, a: string, b: string, excludeI
 const typeOf = (row: Pick<WorkflowRow, 'data'>): WhitelistRequestType => (row.data as { type: WhitelistRequestType }).type;
 
 export class WhitelistService {
-  private readonly db: Database;
-  private readonly runner: WorkflowRunner;
+  private readonly db: Queryable;
   private readonly ledger: WhitelistRelationSink;
   private readonly now: () => number;
 
-  constructor(options: WhitelistServiceOptions) {
-    this.db = options.db;
-    this.runner = options.runner;
-    this.ledger = options.ledger;
-    this.now = options.now;
+  constructor(
+    private readonly runner: WorkflowRunner,
+    env: WhitelistEnvironment,
+  ) {
+    this.db = env.db;
+    this.ledger = env.ledger;
+    this.now = env.now;
   }
 
   /**
@@ -96,15 +96,13 @@ export class WhitelistService {
    * the partner must be another (WHITELIST_SELF) existing client (CLEARING_CLIENT_NOT_FOUND), then the
    * four rules. A DENY is approved at once, in the same transaction.
    */
-  async request(user: UserRecord, body: WhitelistRequestBody, idempotencyKey?: string): Promise<WorkflowInstance> {
-    const actor = workflowActorOf(user);
+  async request(body: WhitelistRequestBody, actor: WorkflowUser, idempotency?: IdempotencyInput): Promise<WorkflowInstance> {
     const { clientCode, partnerClientCode: partner, type } = body;
     if (!actsFor(actor, clientCode)) throw new ExchangeError(apiError('ACCOUNT_CLIENT_FORBIDDEN', { clientCode }));
     if (partner === clientCode) throw new ExchangeError(apiError('WHITELIST_SELF', { partner }));
     const known = await this.db.query<{ code: string }>('select code from clients where code = $1', [partner]);
     if (known.length === 0) throw new ExchangeError(apiError('CLEARING_CLIENT_NOT_FOUND', { clientCode: partner }));
 
-    const idempotency = idempotencyKey ? { key: idempotencyKey, bodyHash: requestHash(workflowRoutes.whitelist, body) } : undefined;
     return this.runner.create('whitelist', { initiatorClient: clientCode, partnerClient: partner }, { type }, actor, {
       idempotency,
       // a DENY needs no consent: the system approves it in the creating transaction
@@ -149,8 +147,7 @@ export class WhitelistService {
    * included) and the administrator; anyone else ACCOUNT_CLIENT_FORBIDDEN (an unknown client too, so
    * codes cannot be probed), the administrator CLEARING_CLIENT_NOT_FOUND for an unknown one.
    */
-  async partners(user: UserRecord, clientCode: string): Promise<WhitelistRelation[]> {
-    const actor = workflowActorOf(user);
+  async partners(clientCode: string, actor: WorkflowUser): Promise<WhitelistRelation[]> {
     if (!mayView(actor, { initiatorClient: clientCode, partnerClient: clientCode })) throw new ExchangeError(apiError('ACCOUNT_CLIENT_FORBIDDEN', { clientCode }));
     const known = await this.db.query<{ code: string }>('select code from clients where code = $1', [clientCode]);
     if (known.length === 0) throw new ExchangeError(apiError('CLEARING_CLIENT_NOT_FOUND', { clientCode }));

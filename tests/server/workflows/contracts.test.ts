@@ -62,12 +62,12 @@ describe.each(testDatabases)('transaction contracts on $name', (database) => {
   beforeEach(async () => {
     for (const table of ['transaction_contract_files', 'workflow_events', 'workflow_requests', 'workflow_instances']) await w.store.db.query(`delete from ${table}`);
     logged = [];
-    service = new ContractService({ db: w.store.db, runner: w.runner, now: w.clock.now, logError: (message) => void logged.push(message) });
+    service = new ContractService(w.runner, { db: w.store.db, now: w.clock.now }, (message) => void logged.push(message));
   });
 
   async function upload(username: string, transactionId: string, bytes = pdfBytes(), fileName = 'contract.pdf', key?: string): Promise<WorkflowInstance> {
     w.clock.advance(1_000);
-    return service.upload(await w.user(username), { transactionId, fileName, bytes }, key);
+    return service.upload({ transactionId, fileName, bytes }, await w.actor(username), key);
   }
   async function act(instance: WorkflowInstance, action: string, username: string, reason?: string): Promise<WorkflowInstance> {
     w.clock.advance(1_000);
@@ -117,7 +117,7 @@ describe.each(testDatabases)('transaction contracts on $name', (database) => {
     expect(accepted.waitingOn).toBe('administrator');
     const finalized = await act(accepted, 'approve', 'admin');
     expect(finalized.status).toBe('FINALIZED');
-    expect(finalized.data.fileName).toBe('Contract ștampilat.pdf');
+    expect(finalized.data).toMatchObject({ fileName: 'Contract ștampilat.pdf' });
     // finalized: one contract per transaction
     expect(await refusal(upload('broker2', '7001'))).toEqual({ code: 'CONTRACT_EXISTS', params: { transactionId: '7001' } });
   });
@@ -137,7 +137,7 @@ describe.each(testDatabases)('transaction contracts on $name', (database) => {
     expect(rejected.reason).toEqual({ text: 'wrong delivery point', code: null, params: {} });
     expect(rejected.data).toMatchObject({ fileName: null, fileSize: null, sha256: null, uploadedAt: null });
     expect(await readContractFile(w.store.db, first.instanceId)).toBeNull();
-    await expect(service.file(await w.user('broker1'), first.instanceId)).rejects.toMatchObject({ code: 'WORKFLOW_NOT_FOUND' });
+    await expect(service.file(first.instanceId, await w.actor('broker1'))).rejects.toMatchObject({ code: 'WORKFLOW_NOT_FOUND' });
 
     // This time the other side uploads; the uploader's side accepts.
     const second = await upload('broker2', '7001', pdfBytes(4_000, 'second'), 'contract-v2.pdf');
@@ -167,14 +167,14 @@ describe.each(testDatabases)('transaction contracts on $name', (database) => {
     const bytes = pdfBytes(2_500);
     const uploaded = await upload('broker1', '7002', bytes);
     for (const username of ['broker1', 'broker2', 'terminal1', 'owner1', 'admin']) {
-      const file = await service.file(await w.user(username), uploaded.instanceId);
+      const file = await service.file(uploaded.instanceId, await w.actor(username));
       expect(file.content.equals(bytes), username).toBe(true);
       expect(file.fileName).toBe('contract.pdf');
     }
     for (const username of ['client1', 'sim-nord']) {
-      expect(await refusal(service.file(await w.user(username), uploaded.instanceId)), username).toEqual({ code: 'WORKFLOW_NOT_FOUND', params: { instanceId: uploaded.instanceId } });
+      expect(await refusal(service.file(uploaded.instanceId, await w.actor(username))), username).toEqual({ code: 'WORKFLOW_NOT_FOUND', params: { instanceId: uploaded.instanceId } });
     }
-    expect(await refusal(service.file(await w.user('admin'), 'wf-none'))).toEqual({ code: 'WORKFLOW_NOT_FOUND', params: { instanceId: 'wf-none' } });
+    expect(await refusal(service.file('wf-none', await w.actor('admin')))).toEqual({ code: 'WORKFLOW_NOT_FOUND', params: { instanceId: 'wf-none' } });
   });
 
   it('an Idempotency-Key: the same upload retried gets the first answer, another file under it is refused', async () => {
@@ -190,7 +190,7 @@ describe.each(testDatabases)('transaction contracts on $name', (database) => {
     broken.act = async () => {
       throw new Error('disk on fire');
     };
-    service = new ContractService({ db: w.store.db, runner: broken, now: w.clock.now, logError: (message) => void logged.push(message) });
+    service = new ContractService(broken, { db: w.store.db, now: w.clock.now }, (message) => void logged.push(message));
     expect(await refusal(upload('broker1', '7001'))).toEqual({ code: 'CONTRACT_UNKNOWN_ERROR', params: {} });
     expect(logged).toEqual(['contract upload for transaction 7001 failed']);
     expect(await w.store.db.query('select instance_id from transaction_contract_files')).toEqual([]);

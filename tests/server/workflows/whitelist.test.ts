@@ -32,7 +32,7 @@ describe.each(testDatabases)('whitelist requests and relations on $name', (datab
         engine.push([client, partner, active]);
       },
     };
-    service = new WhitelistService({ db: w.store.db, runner: w.runner, ledger, now: w.clock.now });
+    service = new WhitelistService(w.runner, { db: w.store.db, ledger, now: w.clock.now });
   });
 
   const allow: WhitelistRequestBody = { clientCode: 'RO-HIDRO', partnerClientCode: 'RO-TERMO', type: 'ALLOW_TRADING' };
@@ -40,7 +40,7 @@ describe.each(testDatabases)('whitelist requests and relations on $name', (datab
 
   async function request(username: string, body: WhitelistRequestBody): Promise<WorkflowInstance> {
     w.clock.advance(1_000);
-    return service.request(await w.user(username), body);
+    return service.request(body, await w.actor(username));
   }
   async function act(instance: WorkflowInstance, action: string, username: string, reason?: string): Promise<WorkflowInstance> {
     w.clock.advance(1_000);
@@ -76,7 +76,7 @@ describe.each(testDatabases)('whitelist requests and relations on $name', (datab
       ['RO-HIDRO', 'RO-TERMO', true],
     ]);
 
-    const partners = await service.partners(await w.user('broker2'), 'RO-TERMO');
+    const partners = await service.partners('RO-TERMO', await w.actor('broker2'));
     expect(partners).toEqual([
       { clientCode: 'RO-TERMO', partnerClientCode: 'RO-HIDRO', partnerName: expect.any(String), status: 'ACTIVE', requestId: pending.instanceId, updatedAt: approved.updatedAt },
     ]);
@@ -197,11 +197,11 @@ describe.each(testDatabases)('whitelist requests and relations on $name', (datab
 
   it('lists partners to the users holding the client and the administrator only', async () => {
     await act(await request('broker1', allow), 'approve', 'broker2');
-    expect((await service.partners(await w.user('client1'), 'RO-HIDRO')).map((relation) => [relation.partnerClientCode, relation.status])).toEqual([['RO-TERMO', 'ACTIVE']]);
-    expect((await service.partners(await w.user('admin'), 'RO-TERMO')).map((relation) => relation.partnerClientCode)).toEqual(['RO-HIDRO']);
-    expect(await refusal(service.partners(await w.user('broker2'), 'RO-HIDRO'))).toEqual({ code: 'ACCOUNT_CLIENT_FORBIDDEN', params: { clientCode: 'RO-HIDRO' } });
-    expect(await refusal(service.partners(await w.user('broker2'), 'RO-NOBODY'))).toEqual({ code: 'ACCOUNT_CLIENT_FORBIDDEN', params: { clientCode: 'RO-NOBODY' } });
-    expect(await refusal(service.partners(await w.user('admin'), 'RO-NOBODY'))).toEqual({ code: 'CLEARING_CLIENT_NOT_FOUND', params: { clientCode: 'RO-NOBODY' } });
-    expect(await service.partners(await w.user('terminal1'), 'RO-GAZEST')).toEqual([]);
+    expect((await service.partners('RO-HIDRO', await w.actor('client1'))).map((relation) => [relation.partnerClientCode, relation.status])).toEqual([['RO-TERMO', 'ACTIVE']]);
+    expect((await service.partners('RO-TERMO', await w.actor('admin'))).map((relation) => relation.partnerClientCode)).toEqual(['RO-HIDRO']);
+    expect(await refusal(service.partners('RO-HIDRO', await w.actor('broker2')))).toEqual({ code: 'ACCOUNT_CLIENT_FORBIDDEN', params: { clientCode: 'RO-HIDRO' } });
+    expect(await refusal(service.partners('RO-NOBODY', await w.actor('broker2')))).toEqual({ code: 'ACCOUNT_CLIENT_FORBIDDEN', params: { clientCode: 'RO-NOBODY' } });
+    expect(await refusal(service.partners('RO-NOBODY', await w.actor('admin')))).toEqual({ code: 'CLEARING_CLIENT_NOT_FOUND', params: { clientCode: 'RO-NOBODY' } });
+    expect(await service.partners('RO-GAZEST', await w.actor('terminal1'))).toEqual([]);
   });
 });
