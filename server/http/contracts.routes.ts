@@ -11,7 +11,8 @@ import { requireUser } from './auth.routes.ts';
 import { parseWith } from './validation.ts';
 
 const instanceParamsSchema = z.strictObject({ instanceId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
-const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,100}$/);
+/** As workflows.routes.ts reads it. */
+const idempotencyKeySchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/);
 
 /**
  * Transaction contracts (docs/workflows-contracts-whitelist.md): POST the PDF as multipart/form-data
@@ -47,7 +48,7 @@ export function contractsRoutes(options: { auth: AuthService; contracts: Contrac
       async (request, reply) => {
         const user = request.user ?? (await requireUser(auth, request));
         const key = request.headers['idempotency-key'];
-        const idempotencyKey = key === undefined ? undefined : parseWith(idempotencyKeySchema, key);
+        const idempotencyKey = key === undefined ? undefined : parseWith(z.strictObject({ key: idempotencyKeySchema }), { key: Array.isArray(key) ? key[0] : key }).key;
         let upload;
         try {
           upload = await readContractUpload(request);
@@ -56,9 +57,7 @@ export function contractsRoutes(options: { auth: AuthService; contracts: Contrac
           if ((error as { code?: unknown }).code === 'CONTRACT_TOO_LARGE') reply.header('connection', 'close');
           throw error;
         }
-        const instance = await contracts.upload(upload, workflowActorOf(user), idempotencyKey);
-        reply.code(201);
-        return { instance };
+        return reply.code(201).send(await contracts.upload(upload, workflowActorOf(user), idempotencyKey));
       },
     );
 

@@ -8,7 +8,8 @@ import { requireUser } from './auth.routes.ts';
 import { parseWith } from './validation.ts';
 
 const partnersQuerySchema = z.strictObject({ clientCode: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/) });
-const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,100}$/);
+/** As workflows.routes.ts reads it. */
+const idempotencyKeySchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/);
 
 /**
  * Whitelist requests and partners (docs/workflows-contracts-whitelist.md): POST a request (ALLOW_TRADING
@@ -22,10 +23,9 @@ export function whitelistRoutes(options: { auth: AuthService; whitelist: Whiteli
       const user = await requireUser(auth, request);
       const body = parseWith(whitelistRequestSchema, request.body);
       const key = request.headers['idempotency-key'];
-      const idempotency = key === undefined ? undefined : { key: parseWith(idempotencyKeySchema, key), bodyHash: requestHash(workflowRoutes.whitelist, body) };
-      const instance = await whitelist.request(body, workflowActorOf(user), idempotency);
-      reply.code(201);
-      return { instance };
+      const idempotency =
+        key === undefined ? undefined : { key: parseWith(z.strictObject({ key: idempotencyKeySchema }), { key: Array.isArray(key) ? key[0] : key }).key, bodyHash: requestHash(workflowRoutes.whitelist, body) };
+      return reply.code(201).send(await whitelist.request(body, workflowActorOf(user), idempotency));
     });
 
     app.get(workflowRoutes.whitelistPartners, async (request) => {
