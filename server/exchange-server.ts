@@ -45,6 +45,10 @@ import { TradingLedger } from './workflows/trading-ledger.ts';
 import type { WorkflowLedger } from './workflows/workflow-ledger.ts';
 import { WorkflowPublisher } from './workflows/workflow-publisher.ts';
 import { WorkflowService } from './workflows/workflow-service.ts';
+import { contractsRoutes } from './http/contracts.routes.ts';
+import { whitelistRoutes } from './http/whitelist.routes.ts';
+import { ContractService } from './workflows/contracts.ts';
+import { WhitelistService } from './workflows/whitelist.ts';
 
 export interface ExchangeServerOptions {
   port: number;
@@ -252,6 +256,13 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     await workflows.start();
     cleanups.push(() => workflows.stop());
     await app.register(workflowsRoutes({ auth, workflows }), { prefix: API_PREFIX });
+    // Contracts and whitelist: their own routes (multipart, partners), their side effects on the one runner.
+    const contracts = new ContractService(workflows.runner, workflows.env);
+    const whitelist = new WhitelistService(workflows.runner, workflows.env);
+    workflows.registerKind('contract', (action) => contracts.sideEffects(action));
+    workflows.registerKind('whitelist', (action) => whitelist.sideEffects(action));
+    await app.register(contractsRoutes({ auth, contracts }), { prefix: API_PREFIX });
+    await app.register(whitelistRoutes({ auth, whitelist }), { prefix: API_PREFIX });
     sequencer.onEvents((events, entry, _result, seq) => {
       marketData.onEvents(events, seq);
       notifications.onEvents(events, 'actor' in entry.command ? entry.command.actor : undefined);

@@ -52,8 +52,9 @@ export class ContractService {
    * transaction exists and the user sees it (holds the buyer's or the seller's client; otherwise
    * CONTRACT_TRANSACTION_NOT_FOUND, so ids cannot be probed), the user acts for one of them
    * (CONTRACT_NOT_PARTICIPANT: a terminal, the administrator), no contract in progress or finalized
-   * (CONTRACT_EXISTS). The first upload creates the instance (NOT_INITIALIZED) and then uploads in a
-   * second transaction; the file is written in the upload's transaction, with the state change.
+   * (CONTRACT_EXISTS). The file is written in the transaction of the state change: the first upload
+   * creates the instance and uploads at once (the runner's follow-up, by the creator); after a
+   * rejection the upload is an action on the NOT_INITIALIZED instance.
    */
   async upload(upload: ContractUpload, actor: WorkflowUser, idempotencyKey?: string): Promise<WorkflowInstance> {
     const { transactionId } = upload;
@@ -67,30 +68,33 @@ export class ContractService {
 
     try {
       const sha256 = sha256Of(upload.bytes);
-      let instanceId = await this.instanceOf(transactionId);
-      if (instanceId === null) {
-        const other = side === transaction.buyer ? transaction.seller : transaction.buyer;
-        const data: ContractData = {
-          transactionId,
-          assetId: transaction.asset_id,
-          buyer: transaction.buyer,
-          seller: transaction.seller,
-          date: transaction.date,
-          ...EMPTY_FILE,
-        };
-        const created = await this.runner.create('contract', { initiatorClient: side, partnerClient: other }, data, actor, { transactionId, onDuplicate: exists });
-        instanceId = created.instanceId;
-      }
       const idempotency = idempotencyKey ? { key: idempotencyKey, bodyHash: requestHash(workflowRoutes.contract, { transactionId, fileName: upload.fileName, sha256 }) } : undefined;
       const uploadedAt = new Date(this.now());
-      // The machine refuses `upload` unless the contract is NOT_INITIALIZED: a contract in progress or
-      // finalized, or another upload that won the race, is CONTRACT_EXISTS. A retry with the same
-      // Idempotency-Key gets the first answer before the machine is asked.
+      const file = { fileName: upload.fileName, fileSize: upload.bytes.length, sha256, uploadedAt: uploadedAt.toISOString() };
+      const store = (tx: Queryable, instanceId: string) =>
+        saveContractFile(tx, { instanceId, fileName: upload.fileName, size: upload.bytes.length, sha256, uploadedBy: actor.userId ?? 'system', uploadedAt }, upload.bytes);
+
+      const instanceId = await this.instanceOf(transactionId);
+      if (instanceId === null) {
+        // The first upload: the instance is created and uploaded by its creator in one transaction, with the file.
+        const other = side === transaction.buyer ? transaction.seller : transaction.buyer;
+        const data: ContractData = { transactionId, assetId: transaction.asset_id, buyer: transaction.buyer, seller: transaction.seller, date: transaction.date, ...file };
+        return await this.runner.create('contract', { initiatorClient: side, partnerClient: other }, data, actor, {
+          transactionId,
+          idempotency,
+          followUp: { type: 'upload', byCreator: true },
+          afterCreate: (tx, row) => store(tx, row.id),
+          onDuplicate: exists,
+        });
+      }
+      // Again after a rejection. The machine refuses `upload` unless the contract is NOT_INITIALIZED: a
+      // contract in progress or finalized, or another upload that won the race, is CONTRACT_EXISTS. A
+      // retry with the same Idempotency-Key gets the first answer before the machine is asked.
       return await this.runner
         .act(instanceId, 'upload', actor, { idempotency }, {
           apply: async (row, tx) => {
-            await saveContractFile(tx, { instanceId: row.id, fileName: upload.fileName, size: upload.bytes.length, sha256, uploadedBy: actor.userId ?? 'system', uploadedAt }, upload.bytes);
-            return { data: { fileName: upload.fileName, fileSize: upload.bytes.length, sha256, uploadedAt: uploadedAt.toISOString() } };
+            await store(tx, row.id);
+            return { data: file };
           },
         })
         .catch((error: unknown) => {

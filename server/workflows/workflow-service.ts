@@ -43,6 +43,11 @@ export class WorkflowService {
     this.registerKind('marginActivation', (action) => this.marginActivations.sideEffects(action));
   }
 
+  /** What the kinds registered from outside (contracts, whitelist) are built with. */
+  get env(): WorkflowEnvironment {
+    return this.options.env;
+  }
+
   registerKind(kind: WorkflowKind, sideEffectsOf: SideEffectsOf): void {
     this.kinds.set(kind, sideEffectsOf);
   }

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../protocol/market-data.ts';
 import { CONTRACT_MAX_BYTES } from '../../../protocol/workflows.ts';
 import { testDatabases } from '../../helpers/test-databases.ts';
@@ -68,7 +68,7 @@ describe.each(testDatabases)('contract routes on $name', (database) => {
   async function upload(username: string, transactionId: string | null, file: { name: string; bytes: Uint8Array } | null, headers: Record<string, string> = {}) {
     const form = new FormData();
     if (transactionId !== null) form.append('transactionId', transactionId);
-    if (file) form.append('file', new Blob([file.bytes], { type: 'application/pdf' }), file.name);
+    if (file) form.append('file', new Blob([new Uint8Array(file.bytes)], { type: 'application/pdf' }), file.name);
     const response = await fetch(`${t.api}/workflows/contract`, { method: 'POST', headers: { authorization: `Bearer ${tokens[username]}`, ...headers }, body: form });
     return { status: response.status, body: await response.json(), headers: response.headers };
   }
@@ -102,25 +102,29 @@ describe.each(testDatabases)('contract routes on $name', (database) => {
   });
 
   describe('every upload check, each with its code, none storing anything', () => {
+    let stored = 0;
+    beforeEach(async () => {
+      stored = await contractRows();
+    });
     it('not multipart: CONTRACT_NOT_MULTIPART with the type sent, before the body is read', async () => {
       const id = await newTransaction();
       const json = await t.post('/workflows/contract', { transactionId: id }, tokens.broker1);
       expect(json).toEqual({ status: 415, body: { error: { code: 'CONTRACT_NOT_MULTIPART', params: { contentType: 'application/json' } } } });
-      const raw = await fetch(`${t.api}/workflows/contract`, { method: 'POST', headers: { authorization: `Bearer ${tokens.broker1}`, 'content-type': 'application/pdf' }, body: pdf() });
+      const raw = await fetch(`${t.api}/workflows/contract`, { method: 'POST', headers: { authorization: `Bearer ${tokens.broker1}`, 'content-type': 'application/pdf' }, body: new Uint8Array(pdf()) });
       expect(await raw.json()).toEqual({ error: { code: 'CONTRACT_NOT_MULTIPART', params: { contentType: 'application/pdf' } } });
       const none = await fetch(`${t.api}/workflows/contract`, { method: 'POST', headers: { authorization: `Bearer ${tokens.broker1}` } });
       expect(await none.json()).toEqual({ error: { code: 'CONTRACT_NOT_MULTIPART', params: { contentType: 'none' } } });
       // signed-in first: an anonymous form is 401, whatever it carries
       const anonymous = await fetch(`${t.api}/workflows/contract`, { method: 'POST', body: new FormData() });
       expect(anonymous.status).toBe(401);
-      expect(await contractRows()).toBe(0);
+      expect(await contractRows()).toBe(stored);
     });
 
     it('a text file renamed .pdf: CONTRACT_NOT_PDF (the magic bytes decide, not the name or the declared type)', async () => {
       const id = await newTransaction();
       const answer = await upload('broker1', id, { name: 'notes.pdf', bytes: Buffer.from('These are my notes, not a PDF.\n') });
       expect(answer).toMatchObject({ status: 415, body: { error: { code: 'CONTRACT_NOT_PDF', params: { fileName: 'notes.pdf' } } } });
-      expect(await contractRows()).toBe(0);
+      expect(await contractRows()).toBe(stored);
     });
 
     it('5 MiB + 1 byte: CONTRACT_TOO_LARGE, and the connection is not kept to read the rest; exactly 5 MiB passes', async () => {
@@ -129,7 +133,7 @@ describe.each(testDatabases)('contract routes on $name', (database) => {
       expect(tooLarge.status).toBe(413);
       expect(tooLarge.body).toEqual({ error: { code: 'CONTRACT_TOO_LARGE', params: { limitBytes: CONTRACT_MAX_BYTES } } });
       expect(tooLarge.headers.get('connection')).toBe('close');
-      expect(await contractRows()).toBe(0);
+      expect(await contractRows()).toBe(stored);
       const atLimit = await upload('broker1', id, { name: 'limit.pdf', bytes: pdf(CONTRACT_MAX_BYTES) });
       expect(atLimit.status).toBe(201);
       expect(atLimit.body.data.fileSize).toBe(CONTRACT_MAX_BYTES);
@@ -170,7 +174,7 @@ describe.each(testDatabases)('contract routes on $name', (database) => {
         expect(answer.status, name).toBe(422);
         expect(answer.body, name).toEqual({ error: { code: 'CONTRACT_INVALID_FILE_NAME', params: { fileName: name } } });
       }
-      expect(await contractRows()).toBe(0);
+      expect(await contractRows()).toBe(stored);
     });
 
     it('a missing transaction, or one of other clients: CONTRACT_TRANSACTION_NOT_FOUND alike', async () => {
@@ -180,7 +184,7 @@ describe.each(testDatabases)('contract routes on $name', (database) => {
       });
       const probe = await upload('broker1', foreign, { name: 'c.pdf', bytes: pdf() });
       expect(probe).toMatchObject({ status: 404, body: { error: { code: 'CONTRACT_TRANSACTION_NOT_FOUND', params: { transactionId: foreign } } } });
-      expect(await contractRows()).toBe(0);
+      expect(await contractRows()).toBe(stored);
     });
 
     it('a non-participant who sees the transaction (the administrator): CONTRACT_NOT_PARTICIPANT', async () => {
@@ -200,7 +204,7 @@ describe.each(testDatabases)('contract routes on $name', (database) => {
       });
       expect(malformed.status).toBe(400);
       expect(await malformed.json()).toEqual({ error: { code: 'REQUEST_INVALID', params: { field: 'body', issue: 'malformed_multipart' } } });
-      expect(await contractRows()).toBe(0);
+      expect(await contractRows()).toBe(stored);
     });
 
     it('a second upload: CONTRACT_EXISTS; after a rejection a new upload replaces the file', async () => {

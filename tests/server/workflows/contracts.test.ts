@@ -187,7 +187,7 @@ describe.each(testDatabases)('transaction contracts on $name', (database) => {
 
   it('anything unexpected while storing is CONTRACT_UNKNOWN_ERROR, logged, and stores no file', async () => {
     const broken = Object.create(w.runner) as WorkflowRunner;
-    broken.act = async () => {
+    broken.create = async () => {
       throw new Error('disk on fire');
     };
     service = new ContractService(broken, { db: w.store.db, now: w.clock.now }, (message) => void logged.push(message));
