@@ -110,12 +110,13 @@ export class WhitelistService {
       inTransaction: async (tx) => {
         // Serialises requests of this pair (PostgreSQL; PGlite runs one transaction at a time anyway).
         await tx.query('select code from clients where code = any($1::text[]) order by code for update', [[clientCode, partner]]);
+        const relation = await relationOf(tx, clientCode, partner);
         const refusal = checkWhitelistRequest({
           type,
           partner,
           pendingRequests: await this.pendingBetween(tx, clientCode, partner),
-          relation: await relationOf(tx, clientCode, partner),
-          latestApprovedType: await this.latestApprovedType(tx, clientCode, partner),
+          relation,
+          latestApprovedType: await this.latestApprovedType(tx, clientCode, partner, relation),
         });
         if (refusal) throw new ExchangeError(refusal);
       },
@@ -176,13 +177,20 @@ export class WhitelistService {
     return Number(rows[0]?.n ?? 0);
   }
 
-  private async latestApprovedType(tx: Queryable, a: string, b: string): Promise<WhitelistRequestType | null> {
+  /**
+   * The type of the latest approved request of the pair. Requests of a pair follow one another (one
+   * pending at a time; a DENY ends as it is made), so the latest approval is the latest change; two in
+   * the same millisecond are told apart by the relation they left (ACTIVE: an ALLOW, DISABLED: a DENY).
+   */
+  private async latestApprovedType(tx: Queryable, a: string, b: string, relation: WhitelistRelationStatus | null): Promise<WhitelistRequestType | null> {
+    const leftBy = relation === 'ACTIVE' ? 'ALLOW_TRADING' : relation === 'DISABLED' ? 'DENY_TRADING' : null;
     const rows = await tx.query<{ type: WhitelistRequestType }>(
       `select data->>'type' as type from workflow_instances where kind = 'whitelist' and status = 'APPROVED'
          and ((initiator_client = $1 and partner_client = $2) or (initiator_client = $2 and partner_client = $1))
-       order by updated_at desc, id desc limit 1`,
-      [a, b],
+       order by updated_at desc, created_at desc, (data->>'type' is not distinct from $3::text) desc, id desc limit 1`,
+      [a, b, leftBy],
     );
     return rows[0]?.type ?? null;
   }
+
 }
