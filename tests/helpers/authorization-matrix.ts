@@ -453,6 +453,29 @@ export const routeCases: RouteCase[] = [
     request: () => ({ method: 'POST', path: '/workflows/margin-activation', body: { transactionId: '987654321' } }),
     expect: signedIn(() => ({ status: 403, code: 'FORBIDDEN' })),
   },
+  // Contracts and whitelist (issue 15; their own role matrices are tests/server/workflows/*.roles.test.ts and whitelist.routes.test.ts).
+  {
+    route: 'POST /workflows/contract',
+    // Not a form: refused from the header, before the body and before any transaction is looked at.
+    request: () => ({ method: 'POST', path: '/workflows/contract', body: { transactionId: '1' } }),
+    expect: signedIn(() => ({ status: 415, code: 'CONTRACT_NOT_MULTIPART' })),
+  },
+  {
+    route: 'GET /workflows/:instanceId/contract.pdf',
+    request: () => ({ method: 'GET', path: '/workflows/wf-none/contract.pdf' }),
+    expect: signedIn(() => ({ status: 404, code: 'WORKFLOW_NOT_FOUND' })),
+  },
+  {
+    route: 'POST /workflows/whitelist',
+    // Only a user acting for the client may ask (the owner, broker2); RO-TERMO was never SIM-NORD-1's partner.
+    request: () => ({ method: 'POST', path: '/workflows/whitelist', body: { clientCode: OWNER_CLIENT, partnerClientCode: COUNTERPARTY_CLIENT, type: 'DENY_TRADING' } }),
+    expect: signedIn((p) => (p.name === OWNER ? { status: 409, code: 'WHITELIST_NOT_PARTNER' } : { status: 403, code: 'ACCOUNT_CLIENT_FORBIDDEN' })),
+  },
+  {
+    route: 'GET /whitelist/partners',
+    request: () => ({ method: 'GET', path: `/whitelist/partners?clientCode=${OWNER_CLIENT}` }),
+    expect: signedIn((p) => (p.name === OWNER || isAdmin(p) ? { status: 200 } : { status: 403, code: 'ACCOUNT_CLIENT_FORBIDDEN' })),
+  },
 ];
 
 /** Text of a chat message between broker2 and broker1 that nobody else may read. */

@@ -26,7 +26,7 @@ import {
 } from '../../protocol/clearing.ts';
 import { orderHistoryQuerySchema } from '../../protocol/order-history.ts';
 import { workspaceInputSchema } from '../../protocol/workspaces.ts';
-import { marginActivationRequestSchema, otcDealDraftSchema, transferRequestSchema, workflowActionRequestSchema, workflowListQuerySchema } from '../../protocol/workflows.ts';
+import { marginActivationRequestSchema, otcDealDraftSchema, transferRequestSchema, whitelistRequestSchema, workflowActionRequestSchema, workflowListQuerySchema } from '../../protocol/workflows.ts';
 import { API_PREFIX, routeTableOf, type RouteEntry } from '../../server/http/app.ts';
 import type { TestServer } from './test-server.ts';
 
@@ -125,6 +125,11 @@ export const routeSchemas: Record<string, RouteSchemas> = {
   'POST /workflows/otc/simulation': { body: otcDealDraftSchema },
   'POST /workflows/transfer': { body: transferRequestSchema },
   'POST /workflows/margin-activation': { body: marginActivationRequestSchema },
+  // Contracts and whitelist (issue 15). The upload is multipart: a generated JSON body is CONTRACT_NOT_MULTIPART.
+  'POST /workflows/contract': {},
+  'GET /workflows/:instanceId/contract.pdf': { params: z.strictObject({ instanceId: id }) },
+  'POST /workflows/whitelist': { body: whitelistRequestSchema },
+  'GET /whitelist/partners': { query: z.strictObject({ clientCode: id }) },
 };
 
 /** Real ids of the demo exchange, so generated requests also reach past the "unknown id" checks. */
