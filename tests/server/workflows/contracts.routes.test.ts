@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../protocol/market-data.ts';
-import { CONTRACT_MAX_BYTES } from '../../../protocol/workflows.ts';
+import { CONTRACT_MAX_BYTES, workflowInstanceSchema } from '../../../protocol/workflows.ts';
 import { testDatabases } from '../../helpers/test-databases.ts';
 import { startTestServer, type TestServer } from '../../helpers/test-server.ts';
 
@@ -90,6 +90,7 @@ describe.each(testDatabases)('contract routes on $name', (database) => {
     const bytes = pdf(10_000);
     const answer = await upload('broker1', id, { name: 'Contract ștampilat.pdf', bytes });
     expect(answer.status).toBe(201);
+    expect(workflowInstanceSchema.safeParse(answer.body).error).toBeUndefined();
     expect(answer.body).toMatchObject({ kind: 'contract', status: 'AWAITING_PARTNER_ACCEPT', waitingOn: 'partner', initiatorClient: 'RO-HIDRO', partnerClient: 'RO-TERMO' });
     expect(answer.body.data).toMatchObject({ transactionId: id, fileName: 'Contract ștampilat.pdf', fileSize: 10_000 });
     const file = await download('broker2', answer.body.instanceId);
@@ -217,6 +218,7 @@ describe.each(testDatabases)('contract routes on $name', (database) => {
       const rejected = await act('broker2', first.body.instanceId, 'reject', 'wrong quantity');
       expect(rejected.status).toBe(200);
       expect(rejected.body).toMatchObject({ status: 'NOT_INITIALIZED', reason: { text: 'wrong quantity' }, data: { fileName: null } });
+    expect(workflowInstanceSchema.safeParse(rejected.body).error).toBeUndefined();
       expect((await download('broker1', first.body.instanceId)).status).toBe(404);
 
       const second = await upload('broker2', id, { name: 'v2.pdf', bytes: pdf(4_000, 'v2') });

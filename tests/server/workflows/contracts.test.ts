@@ -130,6 +130,14 @@ describe.each(testDatabases)('transaction contracts on $name', (database) => {
     expect(await count()).toBe(1);
   });
 
+  it('two first uploads at once: one contract, the other CONTRACT_EXISTS', async () => {
+    const [a, b] = await Promise.allSettled([upload('broker1', '7001', pdfBytes(2_000, 'a')), upload('broker2', '7001', pdfBytes(2_000, 'b'))]);
+    const outcomes = [a, b].map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.status : (outcome.reason as { code: string }).code)).sort();
+    expect(outcomes).toEqual(['AWAITING_PARTNER_ACCEPT', 'CONTRACT_EXISTS']);
+    expect(await count()).toBe(1);
+    expect(await w.store.db.query('select instance_id from transaction_contract_files')).toHaveLength(1);
+  });
+
   it('a rejection discards the file and leaves NOT_INITIALIZED: either side may upload a new one, which replaces it', async () => {
     const first = await upload('broker1', '7001', pdfBytes(2_000, 'first'));
     const rejected = await act(first, 'reject', 'broker2', 'wrong delivery point');

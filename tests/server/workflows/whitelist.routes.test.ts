@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { whitelistRelationListSchema, workflowInstanceSchema } from '../../../protocol/workflows.ts';
 import { MemoryLedger } from '../../helpers/memory-ledger.ts';
 import { testDatabases } from '../../helpers/test-databases.ts';
 import { startTestServer, type TestServer } from '../../helpers/test-server.ts';
@@ -100,6 +101,7 @@ describe.each(testDatabases)('whitelist routes on $name', (database) => {
     await reset();
     const created = await request('participant', allow);
     expect(created.status).toBe(201);
+    expect(workflowInstanceSchema.safeParse(created.body).error).toBeUndefined();
     expect(created.body).toMatchObject({ kind: 'whitelist', status: 'PENDING', waitingOn: 'partner', data: { type: 'ALLOW_TRADING' }, initiatorClient: 'RO-HIDRO', partnerClient: 'RO-TERMO' });
     expect(await statusWith('participant', 'RO-HIDRO')).toEqual(['RO-TERMO PENDING']);
     expect(await statusWith('counterparty', 'RO-TERMO')).toEqual(['RO-HIDRO PENDING']);
@@ -187,7 +189,10 @@ describe.each(testDatabases)('whitelist routes on $name', (database) => {
         const cell = matrix.partners[principal];
         expect(answer.status).toBe(cell[0]);
         if (cell[1]) expect(answer.body.error.code).toBe(cell[1]);
-        else expect(answer.body.relations).toEqual([expect.objectContaining({ clientCode: 'RO-HIDRO', partnerClientCode: 'RO-TERMO', status: 'PENDING' })]);
+        else {
+          expect(answer.body.relations).toEqual([expect.objectContaining({ clientCode: 'RO-HIDRO', partnerClientCode: 'RO-TERMO', status: 'PENDING' })]);
+          expect(whitelistRelationListSchema.safeParse(answer.body).success).toBe(true);
+        }
       });
     }
   });

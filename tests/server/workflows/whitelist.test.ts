@@ -181,6 +181,14 @@ describe.each(testDatabases)('whitelist requests and relations on $name', (datab
     });
   });
 
+  it('two requests of one pair at once, one each way: one is made, the other WHITELIST_PENDING_EXISTS', async () => {
+    const [a, b] = await Promise.allSettled([request('broker1', allow), request('broker2', { clientCode: 'RO-TERMO', partnerClientCode: 'RO-HIDRO', type: 'ALLOW_TRADING' })]);
+    const outcomes = [a, b].map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.status : (outcome.reason as { code: string }).code)).sort();
+    expect(outcomes).toEqual(['PENDING', 'WHITELIST_PENDING_EXISTS']);
+    expect(await relations()).toEqual(['RO-HIDRO>RO-TERMO PENDING', 'RO-TERMO>RO-HIDRO PENDING']);
+    expect(engine).toHaveLength(1);
+  });
+
   it('an engine that fails rolls the transition back: the request still waits, the relation as it was', async () => {
     const pending = await request('broker1', allow);
     failEngine = true;
