@@ -5,8 +5,7 @@
  * the generic runner (workflow-runner.ts); this file adds what only contracts have: the transaction it
  * belongs to, the upload checks and the file, stored in the transaction of the state change.
  */
-import type { WorkflowInstance } from '../../protocol/workflows.ts';
-import { workflowRoutes, type ContractData } from '../../protocol/workflows.ts';
+import { workflowRoutes, type ContractData, type WorkflowInstance } from '../../protocol/workflows.ts';
 import { apiError, ExchangeError, type ErrorCode } from '../../protocol/error-codes.ts';
 import { actsFor, mayView } from '../../machines/workflows/workflow-actor.ts';
 import type { Queryable } from '../store/database.ts';
