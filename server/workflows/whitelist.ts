@@ -144,19 +144,25 @@ export class WhitelistService {
   }
 
   /**
-   * The relations of a client, with the partners' names: for the users holding the client (terminals
-   * included) and the administrator; anyone else ACCOUNT_CLIENT_FORBIDDEN (an unknown client too, so
-   * codes cannot be probed), the administrator CLEARING_CLIENT_NOT_FOUND for an unknown one.
+   * Relations with the partners' names. For one client: the users holding it (terminals included) and
+   * the administrator; anyone else ACCOUNT_CLIENT_FORBIDDEN (an unknown client too, so codes cannot be
+   * probed), the administrator CLEARING_CLIENT_NOT_FOUND for an unknown one. Without a client: those
+   * of every client the user holds (the administrator: every relation), as the partners tab asks.
    */
-  async partners(clientCode: string, actor: WorkflowUser): Promise<WhitelistRelation[]> {
-    if (!mayView(actor, { initiatorClient: clientCode, partnerClient: clientCode })) throw new ExchangeError(apiError('ACCOUNT_CLIENT_FORBIDDEN', { clientCode }));
-    const known = await this.db.query<{ code: string }>('select code from clients where code = $1', [clientCode]);
-    if (known.length === 0) throw new ExchangeError(apiError('CLEARING_CLIENT_NOT_FOUND', { clientCode }));
+  async partners(clientCode: string | undefined, actor: WorkflowUser): Promise<WhitelistRelation[]> {
+    const administrator = actor.roles.includes('administrator');
+    if (clientCode !== undefined) {
+      if (!mayView(actor, { initiatorClient: clientCode, partnerClient: clientCode })) throw new ExchangeError(apiError('ACCOUNT_CLIENT_FORBIDDEN', { clientCode }));
+      const known = await this.db.query<{ code: string }>('select code from clients where code = $1', [clientCode]);
+      if (known.length === 0) throw new ExchangeError(apiError('CLEARING_CLIENT_NOT_FOUND', { clientCode }));
+    }
+    const clients = clientCode !== undefined ? [clientCode] : administrator ? null : [...actor.clientCodes];
     const rows = await this.db.query<RelationDbRow>(
       `select r.client_code, r.partner_code, c.name as partner_name, r.status, r.request_id, r.updated_at
          from whitelist_relations r left join clients c on c.code = r.partner_code
-        where r.client_code = $1 order by coalesce(c.name, r.partner_code), r.partner_code`,
-      [clientCode],
+        where ($1::text[] is null or r.client_code = any($1::text[]))
+        order by r.client_code, coalesce(c.name, r.partner_code), r.partner_code limit 1000`,
+      [clients],
     );
     return rows.map((row) => ({
       clientCode: row.client_code,

@@ -129,7 +129,7 @@ export const routeSchemas: Record<string, RouteSchemas> = {
   'POST /workflows/contract': {},
   'GET /workflows/:instanceId/contract.pdf': { params: z.strictObject({ instanceId: id }) },
   'POST /workflows/whitelist': { body: whitelistRequestSchema },
-  'GET /whitelist/partners': { query: z.strictObject({ clientCode: id }) },
+  'GET /whitelist/partners': { query: z.strictObject({ clientCode: id.optional() }) },
 };
 
 /** Real ids of the demo exchange, so generated requests also reach past the "unknown id" checks. */

@@ -211,5 +211,10 @@ describe.each(testDatabases)('whitelist requests and relations on $name', (datab
     expect(await refusal(service.partners('RO-NOBODY', await w.actor('broker2')))).toEqual({ code: 'ACCOUNT_CLIENT_FORBIDDEN', params: { clientCode: 'RO-NOBODY' } });
     expect(await refusal(service.partners('RO-NOBODY', await w.actor('admin')))).toEqual({ code: 'CLEARING_CLIENT_NOT_FOUND', params: { clientCode: 'RO-NOBODY' } });
     expect(await service.partners('RO-GAZEST', await w.actor('terminal1'))).toEqual([]);
+    // Without a client: every client of the user; the administrator sees all.
+    expect((await service.partners(undefined, await w.actor('broker1'))).map((relation) => `${relation.clientCode}>${relation.partnerClientCode}`)).toEqual(['RO-HIDRO>RO-TERMO']);
+    expect((await service.partners(undefined, await w.actor('broker2'))).map((relation) => `${relation.clientCode}>${relation.partnerClientCode}`)).toEqual(['RO-TERMO>RO-HIDRO']);
+    expect(await service.partners(undefined, await w.actor('sim-nord'))).toEqual([]);
+    expect((await service.partners(undefined, await w.actor('admin'))).map((relation) => relation.clientCode).sort()).toEqual(['RO-HIDRO', 'RO-TERMO']);
   });
 });
