@@ -15,7 +15,7 @@ const instanceParamsSchema = z.strictObject({ instanceId: z.string().regex(/^[A-
 const idempotencyKeySchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/);
 
 /**
- * Transaction contracts (docs/workflows-contracts-whitelist.md): POST the PDF as multipart/form-data
+ * Transaction contracts (docs/workflows.md): POST the PDF as multipart/form-data
  * (fields transactionId and file), GET it back as a download. Accept, approve and reject go through the
  * generic action route (workflows.routes.ts); the list is GET /workflows?kind=contract&from=&to=.
  *

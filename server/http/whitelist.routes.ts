@@ -13,7 +13,7 @@ const partnersQuerySchema = z.strictObject({ clientCode: z.string().regex(/^[A-Z
 const idempotencyKeySchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/);
 
 /**
- * Whitelist requests and partners (docs/workflows-contracts-whitelist.md): POST a request (ALLOW_TRADING
+ * Whitelist requests and partners (docs/workflows.md): POST a request (ALLOW_TRADING
  * or DENY_TRADING to a partner), GET the relations of a client. Approve, reject and cancel go through the
  * generic action route (workflows.routes.ts); the requests list is GET /workflows?kind=whitelist.
  */
