@@ -33,6 +33,3 @@ export function reasonOf(event: object): string | null {
   if ('reason' in event && typeof event.reason === 'string' && event.reason.trim() !== '') return event.reason.trim();
   return null;
 }
-
-/** Tags that say who the instance waits on (the operator's queue reads them). */
-export const waitingTags = ['waitsOnInitiator', 'waitsOnPartner', 'waitsOnAdministrator'] as const;
