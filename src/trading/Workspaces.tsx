@@ -17,7 +17,7 @@ import { useBook, useMyOrders } from './live.ts';
 import { LiveMarketWatch } from './MarketWatch.tsx';
 import { useCanAct } from '../auth/use-auth.ts';
 import { PopOutButton } from './PopOutButton.tsx';
-import { OrderBook } from './OrderBook.tsx';
+import { AssetOrderBook } from './bilateral/AssetOrderBook.tsx';
 import { useTradingDesk } from './TradingDesk.tsx';
 import { useLocalName } from '../i18n/reference-names.ts';
 
@@ -240,7 +240,7 @@ function WorkspaceBook({ asset }: { asset: AssetSpecification }) {
         <span className="muted small">{nameOf(asset)}</span>
         <PopOutButton asset={asset} />
       </div>
-      <OrderBook book={book} asset={asset} ownOrders={orders} maxHeight={200} onLevel={canAct && desk.canTrade ? (side, level) => desk.openTicket(ticketFromLevel(asset, side, level)) : undefined} />
+      <AssetOrderBook book={book} asset={asset} ownOrders={orders} maxHeight={200} onLevel={canAct && desk.canTrade ? (side, level) => desk.openTicket(ticketFromLevel(asset, side, level)) : undefined} />
     </section>
   );
 }

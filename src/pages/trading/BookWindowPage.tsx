@@ -6,7 +6,7 @@ import { useCanAct } from '../../auth/use-auth.ts';
 import { PhaseBadge } from '../../components/PhaseBadge.tsx';
 import { AssetShortcuts, BuySellButtons, ticketFromLevel } from '../../trading/AssetTrading.tsx';
 import { useBook, useMyOrders } from '../../trading/live.ts';
-import { OrderBook } from '../../trading/OrderBook.tsx';
+import { AssetOrderBook } from '../../trading/bilateral/AssetOrderBook.tsx';
 import { Permissions, TradingDeskProvider, useTradingDesk } from '../../trading/TradingDesk.tsx';
 import type { AssetData } from './loaders.ts';
 import { localNameIn } from '../../i18n/reference-names.ts';
@@ -17,7 +17,7 @@ function LiveBook({ data }: { data: AssetData }) {
   const canAct = useCanAct();
   const book = useBook(asset.id);
   const orders = useMyOrders();
-  return <OrderBook book={book} asset={asset} ownOrders={orders} maxHeight={640} onLevel={canAct ? (side, level) => desk.openTicket(ticketFromLevel(asset, side, level)) : undefined} />;
+  return <AssetOrderBook book={book} asset={asset} ownOrders={orders} maxHeight={640} onLevel={canAct ? (side, level) => desk.openTicket(ticketFromLevel(asset, side, level)) : undefined} />;
 }
 
 /**
