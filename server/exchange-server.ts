@@ -19,6 +19,7 @@ import { documentsRoutes } from './http/documents.routes.ts';
 import { clientScopeOf } from './clearing/documents/document-source.ts';
 import { SettlementService } from './clearing/settlement-service.ts';
 import { loadDemoSettlementIfEmpty } from './demo/demo-settlement.ts';
+import { loadDemoWorkflowsIfEmpty } from './demo/demo-workflows.ts';
 import type { StompGateway } from './gateway/stomp-gateway.ts';
 import { accountRoutes } from './http/account.routes.ts';
 import { API_PREFIX, createHttpApp } from './http/app.ts';
@@ -84,6 +85,8 @@ export interface ExchangeServerOptions {
   journalIo?: JournalIo;
   /** Gives a database without settlement history the demo's (server/demo/demo-settlement.ts); `npm start` sets it. */
   demoSettlement?: boolean;
+  /** Gives a database without workflow instances the demo's OTC deals, transfers, contracts and whitelist (server/demo/demo-workflows.ts); `npm start` sets it. */
+  demoWorkflows?: boolean;
   /** The workflows' engine port (tests pass an in-memory one); default: the engine's, through TradingService (server/workflows/trading-ledger.ts). */
   workflowLedger?: (deps: { store: Store; sequencer: Sequencer }) => WorkflowLedger;
   /** Ms between workflow timer sweeps (default 5000; 0: only at start, tests sweep by hand). */
@@ -277,6 +280,8 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
         }
       }
     }
+
+    if (options.demoWorkflows) await loadDemoWorkflowsIfEmpty({ store, workflows, contracts, whitelist, readModelsSettled: () => projector.settled(), now });
 
     await app.listen({ port: options.port, host: options.host });
     const port = (app.server.address() as AddressInfo).port;

@@ -20,6 +20,7 @@ try {
     maxConnectionsPerAddress: config.maxConnectionsPerAddress,
     maxSessionsPerUser: config.maxSessionsPerUser,
     demoSettlement: true,
+    demoWorkflows: true,
   });
 } catch (error) {
   // An expected refusal is a message, not a stack trace.
