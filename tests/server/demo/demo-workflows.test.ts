@@ -8,26 +8,33 @@ import { workflowRoutes, type WhitelistRelation, type WorkflowInstance } from '.
 import { loadDemoWorkflowsIfEmpty } from '../../../server/demo/demo-workflows.ts';
 import { ContractService } from '../../../server/workflows/contracts.ts';
 import { WhitelistService } from '../../../server/workflows/whitelist.ts';
+import { testDatabases } from '../../helpers/test-databases.ts';
 import { startTestServer, type TestServer } from '../../helpers/test-server.ts';
-
-let t: TestServer;
-let broker1: string;
-
-beforeAll(async () => {
-  t = await startTestServer({ demoSettlement: true, demoWorkflows: true, workflowTimerIntervalMs: 0 });
-  broker1 = await t.login('broker1');
-}, 60_000);
-afterAll(async () => t?.server.close());
-
-async function list(kind: string, token = broker1): Promise<WorkflowInstance[]> {
-  const answer = await t.get(`${workflowRoutes.list}?kind=${kind}`, token);
-  expect(answer.status).toBe(200);
-  return answer.body.instances as WorkflowInstance[];
-}
 
 const statuses = (instances: WorkflowInstance[]) => new Set(instances.map((instance) => instance.status));
 
-describe('demo workflows', () => {
+describe.each(testDatabases)('demo workflows on $name', (database) => {
+  let t: TestServer;
+  let broker1: string;
+  let drop: () => Promise<void> = async () => {};
+
+  beforeAll(async () => {
+    const created = await database.create();
+    drop = created.drop;
+    t = await startTestServer({ dataDir: created.dataDir, databaseUrl: created.databaseUrl, demoSettlement: true, demoWorkflows: true, workflowTimerIntervalMs: 0 });
+    broker1 = await t.login('broker1');
+  }, 60_000);
+  afterAll(async () => {
+    await t?.server.close();
+    await drop();
+  });
+
+  async function list(kind: string, token = broker1): Promise<WorkflowInstance[]> {
+    const answer = await t.get(`${workflowRoutes.list}?kind=${kind}`, token);
+    expect(answer.status).toBe(200);
+    return answer.body.instances as WorkflowInstance[];
+  }
+
   it('gives every workflow tab of broker1 rows', async () => {
     for (const kind of ['otc', 'transfer', 'marginActivation', 'contract', 'whitelist']) expect((await list(kind)).length, kind).toBeGreaterThan(0);
     const partners = await t.get(workflowRoutes.whitelistPartners, broker1);
