@@ -51,6 +51,11 @@ describe.each(testDatabases)('demo workflows on $name', (database) => {
     const expired = deals.find((deal) => deal.status === 'expired')!;
     expect(expired.reason).toMatchObject({ code: 'OTC_LIMIT_DATE_EXCEEDED' });
     expect(Date.parse(expired.limitAt!)).toBeLessThan(t.clock.now());
+    // Registered and activated three days back, expired now by the system's timer.
+    const history = ((await t.get(workflowRoutes.instance(expired.instanceId), broker1)).body as WorkflowInstance).history;
+    expect(history.map((event) => [event.action, event.actorRole])).toEqual([['create', 'broker'], ['activate', 'broker'], ['expire', 'system']]);
+    expect(Date.parse(history[0]!.at)).toBeLessThan(t.clock.now() - 2 * 86_400_000);
+    expect(Date.parse(history[2]!.at)).toBeGreaterThan(t.clock.now() - 3_600_000);
     // Every finalized deal is a transaction of the engine.
     for (const deal of deals.filter((candidate) => candidate.status === 'finalized')) {
       const transactionId = Number((deal.data as { transactionId: string }).transactionId);
