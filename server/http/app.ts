@@ -55,6 +55,23 @@ export function routeTableOf(app: FastifyInstance): readonly RouteEntry[] {
   return routeTables.get(app) ?? [];
 }
 
+/**
+ * A body-less POST (cancel, suspend, activate) sent with `Content-Type: application/json` and no body
+ * is what common HTTP clients send: it counts as no body. A non-empty malformed body stays
+ * REQUEST_MALFORMED_JSON through Fastify's own parser (prototype poisoning refused as before).
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, body, done);
+  });
+}
+
 export async function createHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const timeouts = { ...defaultHttpTimeouts, ...options.timeouts };
   const app = Fastify({
@@ -76,6 +93,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   capConnectionsPerAddress(app.server, options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
   installErrorHandler(app);
   installSecurityHeaders(app, API_PREFIX);
+  acceptEmptyJsonBodies(app);
 
   await app.register(
     async (api) => {

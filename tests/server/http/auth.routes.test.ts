@@ -251,8 +251,10 @@ describe('bad input', () => {
     const notJson = await fetch(`${t.api}/login`, { method: 'POST', headers: { 'content-type': 'text/xml' }, body: '<a/>' });
     expect(notJson.status).toBe(415);
     expect(((await notJson.json()) as { error: { code: string } }).error.code).toBe('REQUEST_UNSUPPORTED_MEDIA_TYPE');
+    // An empty JSON body counts as no body: /login then names what is missing, not the JSON.
     const noBody = await fetch(`${t.api}/login`, { method: 'POST', headers: { 'content-type': 'application/json' } });
     expect(noBody.status).toBe(400);
+    expect(((await noBody.json()) as { error: { code: string } }).error.code).toBe('REQUEST_INVALID');
     const unknownRoute = await t.get('/nope');
     expect(unknownRoute).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
   });
