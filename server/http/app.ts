@@ -7,6 +7,7 @@ import type { ServerHealth } from '../../protocol/health.ts';
 import { apiError } from '../../protocol/index.ts';
 import type { AuthService } from '../auth/auth-service.ts';
 import type { Store } from '../store/store.ts';
+import { apiDocumentsRoutes } from './api-documents.routes.ts';
 import { authRoutes } from './auth.routes.ts';
 import { capConnectionsPerAddress, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, defaultHttpTimeouts, fastifyTimeoutOptions, type HttpTimeouts } from './connection-guard.ts';
 import { BODY_LIMIT_BYTES, clientErrorHandlerFor, frameworkErrorHandler, installErrorHandler } from './errors.ts';
@@ -64,11 +65,12 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '' || (typeof body === 'string' && body.trim() === '')) {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
       done(null, undefined);
       return;
     }
-    parseJson(request, body, done);
+    parseJson(request, text, done);
   });
 }
 
@@ -100,6 +102,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
       api.get('/health', async () => options.health?.() ?? { status: 'ok' });
       await api.register(authRoutes(options.auth));
       await api.register(referenceRoutes(options.store, options.auth, options.sessionDateOf));
+      await api.register(apiDocumentsRoutes(() => routeTableOf(app)));
     },
     { prefix: API_PREFIX },
   );

@@ -7,8 +7,8 @@ import { requireUser } from './auth.routes.ts';
 import { parseWith } from './validation.ts';
 
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
-const assetParamsSchema = z.strictObject({ assetId: z.string().regex(idPattern) });
-const tradeableQuerySchema = z.strictObject({ clientCode: z.string().regex(idPattern).optional() });
+export const assetParamsSchema = z.strictObject({ assetId: z.string().regex(idPattern) });
+export const tradeableQuerySchema = z.strictObject({ clientCode: z.string().regex(idPattern).optional() });
 
 export interface BilateralRoutesOptions {
   auth: AuthService;

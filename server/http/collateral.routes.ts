@@ -27,8 +27,8 @@ export interface CollateralRoutesOptions {
   now: () => number;
 }
 
-const idParams = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
-const clientParams = z.strictObject({ clientCode: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/) });
+export const idParams = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+export const clientParams = z.strictObject({ clientCode: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/) });
 const isAdmin = (user: UserRecord) => user.roles.includes('administrator');
 
 /**

@@ -10,7 +10,7 @@ import { workflowActorOf } from '../workflows/workflow-runner.ts';
 import { requireUser } from './auth.routes.ts';
 import { parseWith } from './validation.ts';
 
-const instanceParamsSchema = z.strictObject({ instanceId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+export const instanceParamsSchema = z.strictObject({ instanceId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 /** As workflows.routes.ts reads it. */
 const idempotencyKeySchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/);
 

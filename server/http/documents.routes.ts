@@ -22,10 +22,10 @@ export interface DocumentsRoutesOptions {
   canSeeClient: ClientScope;
 }
 
-const languageQuerySchema = z.strictObject({ lang: z.enum(locales).optional() });
-const noteParamsSchema = z.strictObject({ noteId: dailySettlementNoteSchema.shape.noteId });
-const summaryParamsSchema = z.strictObject({ clientCode: monthlySettlementSummarySchema.shape.clientCode, month: monthlySettlementSummarySchema.shape.month });
-const reportParamsSchema = z.strictObject({ reportId: transactionReportSchema.shape.reportId });
+export const languageQuerySchema = z.strictObject({ lang: z.enum(locales).optional() });
+export const noteParamsSchema = z.strictObject({ noteId: dailySettlementNoteSchema.shape.noteId });
+export const summaryParamsSchema = z.strictObject({ clientCode: monthlySettlementSummarySchema.shape.clientCode, month: monthlySettlementSummarySchema.shape.month });
+export const reportParamsSchema = z.strictObject({ reportId: transactionReportSchema.shape.reportId });
 
 /** The file names a download is saved under, in the document's language. */
 const fileNames: Record<DocumentLocale, { note: string; summary: string; report: string }> = {

@@ -10,15 +10,15 @@ import { requireUser } from './auth.routes.ts';
 import { parseWith } from './validation.ts';
 
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
-const assetParamsSchema = z.strictObject({ assetId: z.string().regex(idPattern) });
-const marketParamsSchema = z.strictObject({ marketId: z.string().regex(idPattern) });
-const ordersQuerySchema = z.strictObject({ assetId: z.string().regex(idPattern).optional(), history: z.enum(['true', 'false']).optional() });
-const transactionsQuerySchema = z.strictObject({
+export const assetParamsSchema = z.strictObject({ assetId: z.string().regex(idPattern) });
+export const marketParamsSchema = z.strictObject({ marketId: z.string().regex(idPattern) });
+export const ordersQuerySchema = z.strictObject({ assetId: z.string().regex(idPattern).optional(), history: z.enum(['true', 'false']).optional() });
+export const transactionsQuerySchema = z.strictObject({
   scope: z.enum(['all', 'mine']).optional(),
   assetId: z.string().regex(idPattern).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
-const phaseBodySchema = z.strictObject({ phase: z.enum([...sessionPhases, 'suspend', 'resume']), assetId: z.string().regex(idPattern).nullable().optional() });
+export const phaseBodySchema = z.strictObject({ phase: z.enum([...sessionPhases, 'suspend', 'resume']), assetId: z.string().regex(idPattern).nullable().optional() });
 
 export interface OrdersRoutesOptions {
   auth: AuthService;

@@ -9,8 +9,8 @@ import { requireUser } from './auth.routes.ts';
 import { assetDocumentPdf } from './asset-documents.ts';
 import { parseWith } from './validation.ts';
 
-const assetParamsSchema = z.strictObject({ assetId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
-const documentParamsSchema = z.strictObject({ assetId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), fileName: z.string().regex(/^[A-Za-z0-9_.-]{1,120}$/) });
+export const assetParamsSchema = z.strictObject({ assetId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+export const documentParamsSchema = z.strictObject({ assetId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), fileName: z.string().regex(/^[A-Za-z0-9_.-]{1,120}$/) });
 
 /** The session date of a market (YYYY-MM-DD); rolling assets are served with the periods of that session. */
 export type SessionDateOf = (marketId: string) => string;

@@ -28,8 +28,8 @@ export interface SettlementRoutesOptions {
   now: () => number;
 }
 
-const idParamsSchema = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
-const monthParamsSchema = z.strictObject({ clientCode: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/) });
+export const idParamsSchema = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+export const monthParamsSchema = z.strictObject({ clientCode: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/) });
 
 const isAdmin = (user: UserRecord) => user.roles.includes('administrator');
 

@@ -8,7 +8,7 @@ import { requireUser } from './auth.routes.ts';
 import { parseWith } from './validation.ts';
 
 /** Without clientCode: the relations of every client of the user. */
-const partnersQuerySchema = z.strictObject({ clientCode: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).optional() });
+export const partnersQuerySchema = z.strictObject({ clientCode: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).optional() });
 /** As workflows.routes.ts reads it. */
 const idempotencyKeySchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/);
 

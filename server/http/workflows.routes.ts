@@ -20,8 +20,8 @@ export interface WorkflowRoutesOptions {
   workflows: WorkflowService;
 }
 
-const instanceParams = z.strictObject({ instanceId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
-const idempotencyKeySchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/);
+export const instanceParams = z.strictObject({ instanceId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+export const idempotencyKeySchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/);
 
 /** The Idempotency-Key of a POST, bound to its path and body; absent: none. */
 function idempotencyOf(request: FastifyRequest, body: unknown): IdempotencyInput | undefined {

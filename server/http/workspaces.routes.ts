@@ -9,7 +9,7 @@ import { WorkspacesRepository } from '../store/workspaces.repository.ts';
 import { requireUser } from './auth.routes.ts';
 import { parseWith } from './validation.ts';
 
-const idParamsSchema = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/) });
+export const idParamsSchema = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/) });
 
 /**
  * Personal workspaces (SPEC §2, §3), stored on the server so they follow the user to another browser:

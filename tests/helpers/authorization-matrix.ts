@@ -98,6 +98,9 @@ const matrixOtcDraft = {
 
 export const routeCases: RouteCase[] = [
   { route: 'GET /health', request: () => ({ method: 'GET', path: '/health' }), expect: () => ({ status: 200 }) },
+  // The API's own documents: public, the same for everyone.
+  { route: 'GET /openapi.json', request: () => ({ method: 'GET', path: '/openapi.json' }), expect: () => ({ status: 200 }) },
+  { route: 'GET /asyncapi.json', request: () => ({ method: 'GET', path: '/asyncapi.json' }), expect: () => ({ status: 200 }) },
   // Public: the token is ignored, the answer is the same for everyone.
   { route: 'POST /login', request: () => ({ method: 'POST', path: '/login', body: { username: 'nobody', password: 'x' } }), expect: () => ({ status: 400, code: 'AUTH_CODE_MISSING' }) },
   {

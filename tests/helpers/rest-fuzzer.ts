@@ -54,6 +54,8 @@ interface RouteSchemas {
  */
 export const routeSchemas: Record<string, RouteSchemas> = {
   'GET /health': {},
+  'GET /openapi.json': {},
+  'GET /asyncapi.json': {},
   'POST /login': { body: loginRequestSchema },
   'POST /password/reset-expired': { body: resetExpiredPasswordRequestSchema },
   'GET /user/info': {},
