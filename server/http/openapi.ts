@@ -80,7 +80,11 @@ export function errorCodesOf(description: RouteDescription, method: string): Err
   if (method !== 'GET' && method !== 'DELETE') for (const code of bodyCodes) codes.add(code);
   if (!description.public) for (const code of signedInCodes) codes.add(code);
   const families = errorFamiliesOf[description.tag];
-  for (const code of errorCodes) if (families.some((family) => code.startsWith(family))) codes.add(code);
+  for (const code of errorCodes) {
+    // A public route reads no token, so none of the token codes.
+    if (description.public && code.startsWith('AUTH_TOKEN_')) continue;
+    if (families.some((family) => code.startsWith(family))) codes.add(code);
+  }
   return [...codes];
 }
 
