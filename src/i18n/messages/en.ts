@@ -212,6 +212,16 @@ export const en = {
     'STOMP 1.2 over WebSocket: CONNECT with the same bearer token, then subscribe to order books, trades, orders and notifications.',
   'apiDocs.errors.text':
     'A refused call answers with an HTTP error status and a body naming the reason by code, with its parameters:',
+  'apiDocs.loading': 'Loading the API description…',
+  'apiDocs.loadFailed': 'The API description could not be loaded. The documents themselves: {openapi} and {asyncapi}.',
+  'apiDocs.documents': 'Machine-readable: OpenAPI 3.1 at {openapi}, the STOMP channel as AsyncAPI 3 at {asyncapi}. Both are generated from the schemas the server validates with.',
+  'apiDocs.section.units': 'Prices and quantities',
+  'apiDocs.units.integers':
+    "Prices and quantities travel as integers in the asset's minor units: a price of 14 250 with 2 decimals means 142.50. The number of decimals and the price and quantity steps come from the asset specification ({asset}); an order off a step is refused with its code.",
+  'apiDocs.units.amounts': 'Money amounts in clearing lists carry their own decimals (amountDecimals) beside the items.',
+  'apiDocs.destination': 'Destination',
+  'apiDocs.realtime.resync':
+    'A book: SUBSCRIBE to its topic, the first message is a snapshot, then deltas with a contiguous seq. Apply each delta in order; on a gap, UNSUBSCRIBE and SUBSCRIBE again for a fresh snapshot.',
 
   'asset.eyebrow': 'Asset',
   'asset.specification': 'Specification',

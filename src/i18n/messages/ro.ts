@@ -211,6 +211,16 @@ export const ro: Record<MessageKey, string> = {
     'STOMP 1.2 prin WebSocket: CONNECT cu același token, apoi abonare la registrele de ordine, tranzacții, ordine și notificări.',
   'apiDocs.errors.text':
     'Un apel refuzat răspunde cu un cod de stare HTTP de eroare și un corp care numește motivul printr-un cod, cu parametrii lui:',
+  'apiDocs.loading': 'Se încarcă descrierea API…',
+  'apiDocs.loadFailed': 'Descrierea API nu a putut fi încărcată. Documentele: {openapi} și {asyncapi}.',
+  'apiDocs.documents': 'Pentru programe: OpenAPI 3.1 la {openapi}, canalul STOMP ca AsyncAPI 3 la {asyncapi}. Ambele sunt generate din schemele cu care serverul validează.',
+  'apiDocs.section.units': 'Prețuri și cantități',
+  'apiDocs.units.integers':
+    'Prețurile și cantitățile circulă ca numere întregi în subunitățile activului: un preț de 14 250 cu 2 zecimale înseamnă 142,50. Numărul de zecimale și pașii de preț și de cantitate vin din specificația activului ({asset}); un ordin în afara pasului este refuzat cu codul lui.',
+  'apiDocs.units.amounts': 'Sumele din listele de compensare au propriile zecimale (amountDecimals), alături de elemente.',
+  'apiDocs.destination': 'Destinație',
+  'apiDocs.realtime.resync':
+    'O carte de ordine: SUBSCRIBE la topicul ei, primul mesaj este un instantaneu, apoi diferențe cu seq consecutiv. Aplicați fiecare diferență în ordine; la un gol, UNSUBSCRIBE și din nou SUBSCRIBE pentru un instantaneu nou.',
 
   'asset.eyebrow': 'Activ',
   'asset.specification': 'Specificație',
