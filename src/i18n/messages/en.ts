@@ -217,7 +217,7 @@ export const en = {
   'apiDocs.documents': 'Machine-readable: OpenAPI 3.1 at {openapi}, the STOMP channel as AsyncAPI 3 at {asyncapi}. Both are generated from the schemas the server validates with.',
   'apiDocs.section.units': 'Prices and quantities',
   'apiDocs.units.integers':
-    "Prices and quantities travel as integers in the asset's minor units: a price of 14 250 with 2 decimals means 142.50. The number of decimals and the price and quantity steps come from the asset specification ({asset}); an order off a step is refused with its code.",
+    "Prices and quantities travel as integers in the asset's minor units: a price of 14 250 with 2 decimals means 142.50. The decimals and the steps come from the asset specification ({asset}: priceDecimals, quantityDecimals, priceStep, quantityStep); an order off a step is refused with its code.",
   'apiDocs.units.amounts': 'Money amounts in clearing lists carry their own decimals (amountDecimals) beside the items.',
   'apiDocs.destination': 'Destination',
   'apiDocs.realtime.resync':

@@ -216,7 +216,7 @@ export const ro: Record<MessageKey, string> = {
   'apiDocs.documents': 'Pentru programe: OpenAPI 3.1 la {openapi}, canalul STOMP ca AsyncAPI 3 la {asyncapi}. Ambele sunt generate din schemele cu care serverul validează.',
   'apiDocs.section.units': 'Prețuri și cantități',
   'apiDocs.units.integers':
-    'Prețurile și cantitățile circulă ca numere întregi în subunitățile activului: un preț de 14 250 cu 2 zecimale înseamnă 142,50. Numărul de zecimale și pașii de preț și de cantitate vin din specificația activului ({asset}); un ordin în afara pasului este refuzat cu codul lui.',
+    'Prețurile și cantitățile circulă ca numere întregi în subunitățile activului: un preț de 14 250 cu 2 zecimale înseamnă 142,50. Zecimalele și pașii vin din specificația activului ({asset}: priceDecimals, quantityDecimals, priceStep, quantityStep); un ordin în afara pasului este refuzat cu codul lui.',
   'apiDocs.units.amounts': 'Sumele din listele de compensare au propriile zecimale (amountDecimals), alături de elemente.',
   'apiDocs.destination': 'Destinație',
   'apiDocs.realtime.resync':

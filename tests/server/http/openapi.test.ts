@@ -116,4 +116,24 @@ describe('GET /session/api/openapi.json', () => {
     expect(document.paths['/clearing/daily-notes/{noteId}/pdf'].get.responses['200'].content).toHaveProperty('application/pdf');
     expect(document.components.schemas.ErrorCode.enum).toEqual(errorCodes);
   });
+
+  it('the answers the server sends match the response schemas the document declares (GET routes without parameters, as the administrator)', async () => {
+    const token = await t.login('admin');
+    // The routes whose query has a required field.
+    const broker1 = (await t.get('/user/info', await t.login('broker1'))).body.userId as string;
+    const requiredQuery: Record<string, string> = { 'GET /chat/messages': `?with=${broker1}` };
+    const checked: string[] = [];
+    const mismatches: string[] = [];
+    for (const [key, description] of Object.entries(routeCatalogue)) {
+      const [method, path] = key.split(' ') as [string, string];
+      if (method !== 'GET' || path.includes(':') || !description.response) continue;
+      const answer = await t.get(path + (requiredQuery[key] ?? ''), token);
+      expect(answer.status, key).toBe(200);
+      const parsed = description.response.safeParse(answer.body);
+      if (!parsed.success) mismatches.push(`${key}: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`);
+      checked.push(key);
+    }
+    expect(checked.length).toBeGreaterThan(20);
+    expect(mismatches).toEqual([]);
+  });
 });
