@@ -18,7 +18,7 @@ const OPTIONAL_PARAMS = new Set(['currency', 'unit']);
  * number format with the same decimals ("1.000,000" in Romanian), so a step or a bound reads as the
  * ticket's own numbers do.
  */
-const DECIMAL_PARAMS = new Set(['step', 'min', 'max', 'bound', 'previous', 'quantity', 'limit', 'excess', 'maxDecrease', 'amountToDeposit']);
+const DECIMAL_PARAMS = new Set(['step', 'min', 'max', 'bound', 'previous', 'quantity', 'limit', 'excess', 'maxDecrease', 'amountToDeposit', 'settlementPrice']);
 const PLAIN_DECIMAL = /^-?\d+(?:\.(\d+))?$/;
 
 /** A decimal param in the locale's format; anything else as it is. */

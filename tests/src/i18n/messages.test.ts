@@ -247,6 +247,10 @@ describe('formatApiError', () => {
     expect(formatApiError(intlRo, quantity)).toBe('Cantitate invalidă! Trebuie să fie multiplu de 0,100, între 0,100 și 1.000,000 MWh.');
     // An older server without the qualifier: the message still reads, without a stray space.
     expect(formatApiError(intlEn, { code: 'ORDER_QUANTITY_STEP', params: { step: '5' } })).toBe('The quantity must be a multiple of 5.');
+    // The OTC band's settlement price too (issue 15: it read '200.00' in Romanian).
+    const band = { code: 'OTC_PRICE_VARIATION', params: { maxPercent: 25, settlementPrice: '1200.00' } };
+    expect(formatApiError(intlEn, band)).toBe('The price differs by more than 25% from the settlement price of 1,200.00.');
+    expect(formatApiError(intlRo, band)).toBe('Prețul diferă cu mai mult de 25% față de prețul de decontare de 1.200,00.');
     // Ids and codes are not numbers to format.
     expect(formatApiError(intlEn, { code: 'ORDER_NOT_FOUND', params: { orderId: '12345' } })).toBe('Order 12345 was not found or has expired.');
   });
