@@ -14,6 +14,7 @@ import { mergeTransactions } from '../../trading/TransactionsPanel.tsx';
 import { useUser } from '../../auth/use-auth.ts';
 import { mayStartTransactionWorkflows, TransactionWorkflowActions } from '../../workflows/TransactionWorkflowActions.tsx';
 import { ClearingListCard } from './ClearingListCard.tsx';
+import { TransferRequestsCard } from './TransferRequestsCard.tsx';
 
 /** The user's clients' transactions as a clearing list (so the tab shares the other tabs' card), with the assets' decimals (cached reference). */
 async function loadTransactions(signal: AbortSignal) {
@@ -52,15 +53,19 @@ export function TransactionsTab() {
     ...workflowColumn,
   ];
   return (
-    <ClearingListCard
-      slug="transactions"
-      state={state}
-      rows={rows}
-      columns={columns}
-      rowKey={(row) => row.transactionId}
-      dateOf={(row) => exchangeDate(row.timestamp)}
-      initialSort={{ columnId: 'time', direction: 'desc' }}
-      empty="clearing.empty.transactions"
-    />
+    <>
+      <ClearingListCard
+        slug="transactions"
+        state={state}
+        rows={rows}
+        columns={columns}
+        rowKey={(row) => row.transactionId}
+        dateOf={(row) => exchangeDate(row.timestamp)}
+        initialSort={{ columnId: 'time', direction: 'desc' }}
+        empty="clearing.empty.transactions"
+      />
+      {/* The transfers of these transactions: where the partner answers one (issue 15). */}
+      {(user?.clientCodes.length ?? 0) > 0 && <TransferRequestsCard />}
+    </>
   );
 }
