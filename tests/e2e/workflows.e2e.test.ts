@@ -83,15 +83,19 @@ async function details(page: Page, locale: Locale, instanceId: string): Promise<
   return panel;
 }
 
-/** Clicks an action the machine offers in the opened panel, and confirms it in the dialog. */
-async function act(page: Page, locale: Locale, panel: Locator, action: 'activate' | 'acceptActivation' | 'accept' | 'approve'): Promise<void> {
+/**
+ * Clicks an action the machine offers in the opened panel, and confirms it in the dialog. The panel
+ * says it is done, except in an approval queue: the approved instance leaves the queue, and its panel with it.
+ */
+async function act(page: Page, locale: Locale, panel: Locator, action: 'activate' | 'acceptActivation' | 'accept' | 'approve', leavesList = false): Promise<void> {
   const label = m(locale, `workflow.action.${action}`);
   await panel.locator(`button[data-action="${action}"]`).click();
   const confirm = page.getByRole('alertdialog', { name: m(locale, 'workflow.confirm.title', { action: label }) });
   await confirm.waitFor();
   await confirm.getByRole('button', { name: label, exact: true }).click();
   await confirm.waitFor({ state: 'detached' });
-  await panel.getByRole('status').filter({ hasText: m(locale, 'workflow.actionDone', { action: label }) }).waitFor({ timeout: 10_000 });
+  if (leavesList) await panel.waitFor({ state: 'detached', timeout: 10_000 });
+  else await panel.getByRole('status').filter({ hasText: m(locale, 'workflow.actionDone', { action: label }) }).waitFor({ timeout: 10_000 });
 }
 
 /** The history's entries, oldest first, as text. */
@@ -106,6 +110,14 @@ async function expectHistory(panel: Locator, expected: Array<[MessageKey, string
     expect(entries[index], `history entry ${index}`).toContain(m(locale, action));
     expect(entries[index], `history entry ${index}`).toContain(actor);
   });
+}
+
+/** The instance of a kind started on a transaction (the server's list, as broker1 sees it). */
+async function instanceOf(kind: 'contract' | 'transfer', transactionId: string): Promise<string> {
+  const list = await t.get(`/workflows?kind=${kind}&transactionId=${transactionId}`, broker1Token);
+  expect(list.status).toBe(200);
+  expect(list.body.instances).toHaveLength(1);
+  return list.body.instances[0].instanceId as string;
 }
 
 /** A small, valid one-page PDF. */
@@ -140,6 +152,8 @@ describe('post-trade workflows between two brokers and the administrator', () =>
     const { locale } = pass;
     it(`OTC deal, price band, contract, transfer and whitelist, each side seeing it live (${locale})`, async () => {
       const tab = (key: MessageKey) => m(locale, key);
+      /** A price as the page's language writes it. */
+      const shown = (price: string) => (locale === 'ro' ? price.replace('.', ',') : price);
       const b1 = await openSide('broker1');
       const b2 = await openSide('broker2');
       const admin = await openSide('admin');
@@ -183,9 +197,8 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         const keysBefore = new Set(await b1.page.getByRole('table', { name: otcTable, exact: true }).locator('tbody tr[data-row-key]').evaluateAll((rows) => rows.map((each) => each.getAttribute('data-row-key'))));
         const dialog = await register('200');
         // The simulator answers for the draft: the band around 200.00, the price inside it.
-        const band = m(locale, 'workflow.sim.band', { min: locale === 'ro' ? '150,00' : '150.00', max: locale === 'ro' ? '250,00' : '250.00', settlement: locale === 'ro' ? '200,00' : '200.00', percent: 25 });
-        await dialog.getByText(band).waitFor({ timeout: 10_000 });
-        await dialog.getByText(tab('workflow.sim.withinBand')).waitFor();
+        const band = m(locale, 'workflow.sim.band', { min: `${shown('150.00')} RON`, max: `${shown('250.00')} RON`, settlement: `${shown('200.00')} RON`, percent: 25 });
+        await expect.poll(() => dialog.locator('[data-band]').textContent(), { timeout: 10_000 }).toBe(`${band} ${tab('workflow.sim.withinBand')}`);
         await shot(b1, 'otc-register-dialog');
         await dialog.getByRole('button', { name: tab('workflow.otc.submit'), exact: true }).click();
         await dialog.waitFor({ state: 'detached' });
@@ -213,7 +226,7 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         await row(admin.page, otcQueue, dealId).waitFor({ timeout: 10_000 });
         const adminDeal = await details(admin.page, locale, dealId);
         await shot(admin, 'approvals-otc');
-        await act(admin.page, locale, adminDeal, 'approve');
+        await act(admin.page, locale, adminDeal, 'approve', true);
         await row(admin.page, otcQueue, dealId).waitFor({ state: 'detached', timeout: 10_000 });
 
         // Both brokers see it finalized, with the whole history.
@@ -252,9 +265,9 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         // ---- 2. A deal 30 % under the settlement price: the simulator says so, the server refuses with the bound.
         await openTab(b1, locale, 'otc-transactions');
         const low = await register('140');
-        await low.getByText(tab('workflow.sim.outOfBand')).waitFor({ timeout: 10_000 });
+        await expect.poll(() => low.locator('[data-band]').textContent(), { timeout: 10_000 }).toBe(`${band} ${tab('workflow.sim.outOfBand')}`);
         await low.getByRole('button', { name: tab('workflow.otc.submit'), exact: true }).click();
-        const refusal = m(locale, 'error.OTC_PRICE_VARIATION', { maxPercent: 25, settlementPrice: locale === 'ro' ? '200,00' : '200.00' });
+        const refusal = m(locale, 'error.OTC_PRICE_VARIATION', { maxPercent: 25, settlementPrice: shown('200.00') });
         await low.getByRole('alert').filter({ hasText: refusal }).waitFor({ timeout: 10_000 });
         await shot(b1, 'otc-price-refused');
         await low.getByRole('button', { name: tab('dialog.cancel'), exact: true }).click();
@@ -276,16 +289,15 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         await b1.page.getByText(m(locale, 'workflow.contract.uploaded', { transactionId })).waitFor();
 
         const contractTable = tab('account.tab.transactionContracts');
-        const b2Contracts = b2.page.getByRole('table', { name: contractTable, exact: true }).locator('tbody tr[data-row-key]').filter({ hasText: transactionId });
-        await b2Contracts.filter({ hasText: tab('contract.status.AWAITING_PARTNER_ACCEPT') }).waitFor({ timeout: 10_000 });
-        const contractId = (await b2Contracts.getAttribute('data-row-key'))!;
+        const contractId = await instanceOf('contract', transactionId);
+        await row(b2.page, contractTable, contractId).filter({ hasText: tab('contract.status.AWAITING_PARTNER_ACCEPT') }).waitFor({ timeout: 10_000 });
         const b2Contract = await details(b2.page, locale, contractId);
         await shot(b2, 'contract-partner-accept');
         await act(b2.page, locale, b2Contract, 'accept');
         await openTab(admin, locale, 'approvals');
         const contractQueue = tab('workflow.approvals.contract');
         await row(admin.page, contractQueue, contractId).waitFor({ timeout: 10_000 });
-        await act(admin.page, locale, await details(admin.page, locale, contractId), 'approve');
+        await act(admin.page, locale, await details(admin.page, locale, contractId), 'approve', true);
         await row(admin.page, contractQueue, contractId).waitFor({ state: 'detached', timeout: 10_000 });
         await b2Contract.locator('.workflow-chip').filter({ hasText: tab('contract.status.FINALIZED') }).waitFor({ timeout: 10_000 });
         await expectHistory(
@@ -323,16 +335,15 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         await b1.page.getByText(m(locale, 'workflow.transfer.requested', { transactionId })).waitFor();
 
         const transferTable = tab('workflow.approvals.transfer');
-        const b2Transfer = b2.page.getByRole('table', { name: transferTable, exact: true }).locator('tbody tr[data-row-key]').filter({ hasText: transactionId });
-        await b2Transfer.filter({ hasText: tab('transfer.outcome.awaitingPartnerAccept') }).waitFor({ timeout: 10_000 });
-        const transferId = (await b2Transfer.getAttribute('data-row-key'))!;
+        const transferId = await instanceOf('transfer', transactionId);
+        await row(b2.page, transferTable, transferId).filter({ hasText: tab('transfer.outcome.awaitingPartnerAccept') }).waitFor({ timeout: 10_000 });
         const b2TransferPanel = await details(b2.page, locale, transferId);
         await shot(b2, 'transfer-partner-accept');
         await act(b2.page, locale, b2TransferPanel, 'accept');
         await row(admin.page, transferTable, transferId).waitFor({ timeout: 10_000 });
         const adminTransfer = await details(admin.page, locale, transferId);
         await shot(admin, 'approvals-transfer');
-        await act(admin.page, locale, adminTransfer, 'approve');
+        await act(admin.page, locale, adminTransfer, 'approve', true);
         await row(admin.page, transferTable, transferId).waitFor({ state: 'detached', timeout: 10_000 });
         for (const side of [b1, b2]) {
           await row(side.page, transferTable, transferId).filter({ hasText: tab('transfer.outcome.finalized') }).waitFor({ timeout: 10_000 });
@@ -405,6 +416,7 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         expect(unexpected).toEqual([]);
         expect(errors.length - unexpected.length).toBe(1);
       } catch (error) {
+        console.error('console errors before the failure:', sides.flatMap((side) => side.errors));
         for (const side of sides) for (const [index, page] of side.context.pages().entries()) await screenshot(page, `workflows-failed-${locale}-${side.name}-${index}`).catch(() => {});
         throw error;
       } finally {

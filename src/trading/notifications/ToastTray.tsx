@@ -81,7 +81,11 @@ export function ToastTrayView({ center, sound, reference: given, now = Date.now,
   useEffect(() => {
     const deadline = nextDeadline(tray);
     if (deadline === null) return undefined;
-    const timer = setTimeout(() => setTray((current) => expireToasts(current, clock())), Math.max(0, deadline - now()));
+    // The time is read before the update: an updater may run during rendering, where calling an effect event throws (React error 440).
+    const timer = setTimeout(() => {
+      const at = clock();
+      setTray((current) => expireToasts(current, at));
+    }, Math.max(0, deadline - now()));
     return () => clearTimeout(timer);
   }, [tray, now]);
 
