@@ -24,7 +24,8 @@ let broker1Token: string;
 const SETTLEMENT_PRICE = 20_000;
 
 beforeAll(async () => {
-  ({ t, browser } = await startAppAndBrowser({ demoSettlement: true }));
+  // The clock starts at real time, so the markets open on today's session (a transfer's target market needs one today).
+  ({ t, browser } = await startAppAndBrowser({ demoSettlement: true }, Date.now()));
   adminToken = await t.login('admin');
   broker1Token = await t.login('broker1');
   // GFWD-M-2027-01's latest daily settlement price (demo history), overridden to a round 200.00.
@@ -141,10 +142,13 @@ function smallPdf(text: string): Buffer {
   return Buffer.from(body, 'latin1');
 }
 
-/** What differs between the two passes: the whitelist pair (a relation is made once) and the book's price level. */
+/**
+ * What differs between the two passes: the whitelist pair (a relation is made once) and the partner's
+ * order in the bilateral book (RO-INDUS may not sell: a bid).
+ */
 const passes = [
-  { locale: 'ro', whitelist: { own: 'RO-HIDRO', partner: 'RO-TERMO' }, bookPrice: 17_000, shownBookPrice: '170,00', wide: true },
-  { locale: 'en', whitelist: { own: 'RO-GAZEST', partner: 'RO-INDUS' }, bookPrice: 17_100, shownBookPrice: '171.00', wide: false },
+  { locale: 'ro', whitelist: { own: 'RO-HIDRO', partner: 'RO-TERMO' }, way: 'ask', bookPrice: 17_000, shownBookPrice: '170,00', wide: true },
+  { locale: 'en', whitelist: { own: 'RO-GAZEST', partner: 'RO-INDUS' }, way: 'bid', bookPrice: 16_000, shownBookPrice: '160.00', wide: false },
 ] as const;
 
 describe('post-trade workflows between two brokers and the administrator', () => {
@@ -303,6 +307,7 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         await expectHistory(
           b2Contract,
           [
+            ['workflow.history.create', 'Andrei Popescu'],
             ['workflow.history.upload', 'Andrei Popescu'],
             ['workflow.history.accept', 'Mihai Ionescu'],
             ['workflow.history.approve', 'Exchange Operator'],
@@ -351,7 +356,7 @@ describe('post-trade workflows between two brokers and the administrator', () =>
           await expectHistory(
             panel,
             [
-              ['workflow.history.request', 'Andrei Popescu'],
+              ['workflow.history.create', 'Andrei Popescu'],
               ['workflow.history.accept', 'Mihai Ionescu'],
               ['workflow.history.approve', 'Exchange Operator'],
             ],
@@ -361,13 +366,14 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         await shot(b1, 'transfer-finalized');
 
         // ---- 5. Whitelist: a partner client's order on the bilateral asset is marked for broker1 until the partner approves.
-        const order = { idempotencyKey: `wf-e2e-${locale}-${Date.now()}`, assetId: 'GBIL-M-2027-01', way: 'ask', price: pass.bookPrice, qty: 100, validityType: 'GTC', clientCode: pass.whitelist.partner };
-        expect((await t.post('/orders', order, await t.login('broker2'))).status).toBe(201);
+        const order = { idempotencyKey: `wf-e2e-${locale}-${Date.now()}`, assetId: 'GBIL-M-2027-01', way: pass.way, price: pass.bookPrice, qty: 100, validityType: 'GTC', clientCode: pass.whitelist.partner };
+        const placed = await t.post('/orders', order, await t.login('broker2'));
+        expect(placed.status, JSON.stringify(placed.body)).toBe(201);
         const book = await b1.context.newPage();
         await book.goto(appUrl(t, locale, 'trading/market/GAS-FWD/assets/GBIL-M-2027-01'));
         await book.locator('.order-book:not(.order-book-stale)').waitFor({ timeout: 10_000 });
         await book.getByRole('note', { name: tab('book.bilateralTitle') }).waitFor();
-        const level = book.locator(`.book-side-ask tr[data-price="${pass.shownBookPrice}"]`);
+        const level = book.locator(`.book-side-${pass.way} tr[data-price="${pass.shownBookPrice}"]`);
         const mark = level.getByRole('img', { name: tab('book.notTradeable') });
         await mark.waitFor({ timeout: 10_000 });
         expect(await level.getAttribute('class')).toContain('book-level-foreign');

@@ -53,7 +53,7 @@ export function TransactionsTab() {
     ...workflowColumn,
   ];
   return (
-    <>
+    <div className="workflow-stack">
       <ClearingListCard
         slug="transactions"
         state={state}
@@ -66,6 +66,6 @@ export function TransactionsTab() {
       />
       {/* The transfers of these transactions: where the partner answers one (issue 15). */}
       {(user?.clientCodes.length ?? 0) > 0 && <TransferRequestsCard />}
-    </>
+    </div>
   );
 }
