@@ -41,6 +41,8 @@ export function TransactionsTab() {
         },
       ]
     : [];
+  // The row's three workflow buttons need the room of buyer and seller in a narrow box (1280 px): they hide first there, as the aggressor does.
+  const sidesPriority = workflowColumn.length > 0 ? 3 : 2;
   const columns: DataTableColumn<Transaction>[] = [
     instantColumn({ id: 'time', intl, label: 'clearing.col.time' }, (row) => row.timestamp),
     textColumn({ id: 'id', intl, label: 'clearing.col.transactionId' }, (row) => row.transactionId, { code: true }),
@@ -48,8 +50,8 @@ export function TransactionsTab() {
     minorColumn({ id: 'price', intl, label: 'clearing.col.price' }, (row) => row.price, (row) => byId.get(row.assetId)?.priceDecimals ?? 2),
     minorColumn({ id: 'qty', intl, label: 'clearing.col.quantity' }, (row) => row.qty, (row) => byId.get(row.assetId)?.quantityDecimals ?? 0),
     enumColumn({ id: 'aggressor', intl, label: 'clearing.col.aggressor', priority: 3 }, (row) => row.aggressor, (way) => enumLabelKey('way', way as Transaction['aggressor'])),
-    textColumn({ id: 'buyer', intl, label: 'clearing.col.buyer', priority: 2 }, (row) => row.buyer, { code: true }),
-    textColumn({ id: 'seller', intl, label: 'clearing.col.seller', priority: 2 }, (row) => row.seller, { code: true }),
+    textColumn({ id: 'buyer', intl, label: 'clearing.col.buyer', priority: sidesPriority }, (row) => row.buyer, { code: true }),
+    textColumn({ id: 'seller', intl, label: 'clearing.col.seller', priority: sidesPriority }, (row) => row.seller, { code: true }),
     ...workflowColumn,
   ];
   return (
