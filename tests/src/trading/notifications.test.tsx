@@ -97,6 +97,21 @@ describe('the toast tray', () => {
     expect(center.current().entries.find((entry) => entry.key === 'trade:T-1')?.read).toBe(true);
   });
 
+  it('a notice expires while another toast comes in the same batch: the tray keeps working (no effect event called in render)', () => {
+    const { notifications } = setup();
+    wait(REPLAY_WINDOW_MS + 1);
+    act(() => notifications.next(expiry('A', 'RO-A')));
+    expect(toastTexts()).toHaveLength(1);
+    wait(NOTICE_MS / 2);
+    // The new toast's update is pending when A's expiry timer fires, so the expiry's updater runs during the render.
+    act(() => {
+      notifications.next(expiry('B', 'RO-B'));
+      vi.advanceTimersByTime(NOTICE_MS / 2);
+    });
+    expect(toastTexts()).toHaveLength(1);
+    expect(toastTexts()[0]).toContain('RO-B');
+  });
+
   it('a toast dismissed, or read in the bell, leaves the tray', () => {
     const { center, trades } = setup();
     wait(REPLAY_WINDOW_MS + 1);
