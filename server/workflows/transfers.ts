@@ -42,6 +42,8 @@ export class Transfers {
     const transaction = await this.env.ledger.transaction(transactionId);
     // A transaction the user cannot see answers as one it is not party to: ids cannot be probed.
     if (!transaction || !(actsFor(actor, transaction.buyer) || actsFor(actor, transaction.seller))) throw refusal('TRANSFER_NOT_PARTICIPANT', { transactionId });
+    // Already novated (the original is superseded): a new request would otherwise end 'finalized' by taking that novation again.
+    if (transaction.status === 'superseded' || (await this.env.ledger.novationOf(transactionId))) throw refusal('TRANSFER_ALREADY_DONE', { transactionId });
     const qty = body.qty ?? transaction.qty;
     if (qty > transaction.qty) throw requestInvalid('qty', 'too_big');
     const initiator = actsFor(actor, transaction.buyer) ? transaction.buyer : transaction.seller;

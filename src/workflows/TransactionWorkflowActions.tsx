@@ -18,10 +18,13 @@ type TransactionRow = Pick<Transaction, 'transactionId' | 'buyer' | 'seller' | '
 /**
  * Whether a transaction's workflows are the user's to start: a participant (buyer or seller among the
  * user's clients) who can trade (machines/permissions.ts). The administrator never starts them; it
- * approves them. The server checks again (TRANSFER_NOT_PARTICIPANT, CONTRACT_NOT_PARTICIPANT).
+ * approves them; nor on a transaction already transferred (superseded). The server checks again
+ * (TRANSFER_NOT_PARTICIPANT, CONTRACT_NOT_PARTICIPANT, TRANSFER_ALREADY_DONE).
  */
-export function mayStartTransactionWorkflows(transaction: Pick<Transaction, 'buyer' | 'seller'>, user: TradingUser | null): boolean {
+export function mayStartTransactionWorkflows(transaction: Pick<Transaction, 'buyer' | 'seller' | 'status'>, user: TradingUser | null): boolean {
   if (!user || !canTrade(user)) return false;
+  // Transferred to CCP: its children carry the quantity, and the server refuses a new transfer (TRANSFER_ALREADY_DONE).
+  if (transaction.status === 'superseded') return false;
   return user.clientCodes.includes(transaction.buyer) || user.clientCodes.includes(transaction.seller);
 }
 

@@ -363,6 +363,15 @@ describe('post-trade workflows between two brokers and the administrator', () =>
             locale,
           );
         }
+        // The transferred transaction in CCP is the brokers' now; the original, superseded, offers no workflow any more.
+        const transferred = String((await t.get(`/workflows/${transferId}`, broker1Token)).body.data.transferredTransactionId);
+        for (const side of [b1, b2]) {
+          await openTab(side, locale, 'transactions');
+          await row(side.page, txTable, transferred).filter({ hasText: 'GCCP-M-2027-01' }).waitFor({ timeout: 10_000 });
+          expect(await side.page.getByRole('button', { name: m(locale, 'workflow.tx.transferOf', { transactionId }), exact: true }).count()).toBe(0);
+          expect(await side.page.getByRole('button', { name: m(locale, 'workflow.tx.transferOf', { transactionId: transferred }), exact: true }).count()).toBe(1);
+        }
+        await details(b1.page, locale, transferId);
         await shot(b1, 'transfer-finalized');
 
         // ---- 5. Whitelist: a partner client's order on the bilateral asset is marked for broker1 until the partner approves.

@@ -29,6 +29,8 @@ describe.each(testDatabases)('transfers on $name', (database) => {
     expect(transferred).toMatchObject({ assetId: 'GCCP-M-2027-01', qty: 400, parentTransactionId: original.transactionId, transferTimestamp: expect.any(String) });
     expect(remainder).toMatchObject({ assetId: 'GFWD-M-2027-01', qty: 600, parentTransactionId: original.transactionId, splitTimestamp: expect.any(String) });
     expect(ledger.calls.map((call) => call.method)).toEqual(['novateTransaction']);
+    // Transferred: a new request on the original is refused (it would take the same novation again), the transferred one is in CCP.
+    expect(await refusalOf(service.transfers.request({ transactionId: original.transactionId }, broker1))).toEqual({ code: 'TRANSFER_ALREADY_DONE', params: { transactionId: original.transactionId } });
   });
 
   it('refuses a non-participant and an unknown transaction alike, a second transfer in flight, and a quantity over the transaction', async () => {

@@ -65,6 +65,8 @@ describe('transaction row workflow actions', () => {
     expect(mayStartTransactionWorkflows(others, broker1)).toBe(false);
     expect(mayStartTransactionWorkflows(mine, admin)).toBe(false);
     expect(mayStartTransactionWorkflows(transaction({ seller: 'RO-GAZEST' }), terminal1)).toBe(false);
+    // Transferred to CCP already: its children carry it on.
+    expect(mayStartTransactionWorkflows({ ...mine, status: 'superseded' }, broker1)).toBe(false);
   });
 
   it('shows the actions on the participant rows only, and none to the administrator', async () => {
