@@ -220,6 +220,9 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         await b2Row.filter({ hasText: tab('otc.status.awaiting_partner_accept') }).waitFor({ timeout: 10_000 });
         expect(await b2Row.textContent()).toContain('RO-TERMO');
         expect(await b2Row.textContent()).toContain(tab('way.ask'));
+        // And is notified of it, with the status in its language.
+        const waitingOnPartner = tab('otc.status.awaiting_partner_accept');
+        await b2.page.getByTestId('toast').filter({ hasText: dealId }).filter({ hasText: waitingOnPartner.charAt(0).toLocaleLowerCase(locale) + waitingOnPartner.slice(1) }).first().waitFor({ timeout: 10_000 });
         const b2Deal = await details(b2.page, locale, dealId);
         await shot(b2, 'otc-partner-accept');
         await act(b2.page, locale, b2Deal, 'acceptActivation');

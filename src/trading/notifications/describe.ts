@@ -4,6 +4,8 @@ import type { AssetSpecification, Market } from '../../../protocol/reference.ts'
 import { enumLabelKey, enumLabelGroups } from '../../i18n/enum-labels.ts';
 import { formatMinor } from '../../i18n/format.ts';
 import type { MessageKey } from '../../i18n/messages/index.ts';
+import { workflowKinds } from '../../../protocol/workflows.ts';
+import { statusLabelKey } from '../../workflows/labels.ts';
 import type { Member, NotificationCategory, NotificationEntry } from './notification-center.ts';
 import { localNameIn } from '../../i18n/reference-names.ts';
 
@@ -72,6 +74,25 @@ function serverValues(intl: IntlShape, n: Notification, reference: Reference): R
   };
 }
 
+/**
+ * A workflow's transition: the status it is now in, in the reader's language and inside the sentence
+ * (lower case), not the machine's own name ("awaitingAdminApproval"); a status this client does not
+ * know is shown as it is.
+ */
+function workflowValues(intl: IntlShape, n: Notification): Record<string, string | number> {
+  const values: Record<string, string | number> = { ...n.values };
+  const kind = n.values.workflow;
+  const status = n.values.status;
+  if (isOneOf(workflowKinds, kind) && typeof status === 'string') {
+    const key = statusLabelKey(kind, status, intl.messages);
+    if (key) {
+      const label = intl.formatMessage({ id: key });
+      values.status = label.charAt(0).toLocaleLowerCase(intl.locale) + label.slice(1);
+    }
+  }
+  return values;
+}
+
 /** A grouped entry: "12 orders of RO-HIDRO expired", "3 trades on GSPOT-DA", in the user's language. */
 function describeGroup(intl: IntlShape, entry: NotificationEntry, reference: Reference): { text: string; tone: Tone } {
   const { members } = entry;
@@ -133,7 +154,8 @@ export function describeEntry(intl: IntlShape, entry: NotificationEntry, referen
   const tone: Tone = n.kind === 'orderTraded' ? 'success' : n.kind === 'orderExpired' || n.kind === 'orderCancelled' ? 'warning' : 'info';
   const key = serverMessages[n.kind];
   if (key && key === n.messageKey) return { tone, text: intl.formatMessage({ id: key }, serverValues(intl, n, reference)) };
-  // Kinds that come later (workflows) bring their own keys: shown when this client knows them.
+  if (n.messageKey === 'notifications.workflow') return { tone, text: intl.formatMessage({ id: 'notifications.workflow' }, workflowValues(intl, n)) };
+  // Kinds that come later bring their own keys: shown when this client knows them.
   if (Object.prototype.hasOwnProperty.call(intl.messages, n.messageKey)) {
     return { tone, text: intl.formatMessage({ id: n.messageKey as MessageKey }, n.values) };
   }

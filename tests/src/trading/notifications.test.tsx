@@ -97,6 +97,24 @@ describe('the toast tray', () => {
     expect(center.current().entries.find((entry) => entry.key === 'trade:T-1')?.read).toBe(true);
   });
 
+  it('words a workflow transition with the status it is now in, in the reader language', () => {
+    const transition = serverNotification({
+      id: 'w-1',
+      kind: 'workflow',
+      values: { workflow: 'transfer', instanceId: 'wf-1', action: 'accept', status: 'awaitingAdminApproval', initiatorClient: 'RO-HIDRO', partnerClient: 'RO-TERMO', reason: '' },
+    });
+    for (const [locale, text] of [
+      ['en', 'Transfer wf-1 (RO-HIDRO / RO-TERMO): accepted, now awaiting administrator approval'],
+      ['ro', 'Transferul wf-1 (RO-HIDRO / RO-TERMO): acceptare, acum în așteptarea aprobării administratorului'],
+    ] as const) {
+      const { notifications } = setup(locale);
+      wait(REPLAY_WINDOW_MS + 1);
+      act(() => notifications.next(transition));
+      expect(toastTexts()).toEqual([text]);
+      cleanup();
+    }
+  });
+
   it('a notice expires while another toast comes in the same batch: the tray keeps working (no effect event called in render)', () => {
     const { notifications } = setup();
     wait(REPLAY_WINDOW_MS + 1);
