@@ -5,6 +5,8 @@ import { DescriptionList } from '../components/DescriptionList.tsx';
 import { enumLabelKey } from '../i18n/enum-labels.ts';
 import { formatCalendarDate, formatExchangeDateTime, formatMinor } from '../i18n/format.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
+import { useUser } from '../auth/use-auth.ts';
+import { sidesOf } from './sides.ts';
 import { useAssets } from './use-assets.ts';
 
 /**
@@ -14,6 +16,7 @@ import { useAssets } from './use-assets.ts';
 export function WorkflowFacts({ instance }: { instance: WorkflowInstance }) {
   const intl = useIntl();
   const assets = useAssets();
+  const clientCodes = useUser()?.clientCodes ?? [];
   const t = (id: MessageKey) => intl.formatMessage({ id });
   const date = (value: string | null) => (value === null ? '—' : formatCalendarDate(intl, value));
   const instant = (value: string | null) => (value === null ? '—' : formatExchangeDateTime(intl, value));
@@ -27,7 +30,8 @@ export function WorkflowFacts({ instance }: { instance: WorkflowInstance }) {
       const data = instance.data;
       rows = [
         [t('clearing.col.asset'), assetCode],
-        [t('clearing.col.way'), t(enumLabelKey('way', data.way))],
+        // From the reader's side, as the table's row says it: the partner of a bid sells.
+        [t('clearing.col.way'), t(enumLabelKey('way', sidesOf(instance, clientCodes).isPartner ? (data.way === 'bid' ? 'ask' : 'bid') : data.way))],
         [t('clearing.col.quantity'), qty(data.qty)],
         [t('clearing.col.price'), price(data.price)],
         [t('clearing.col.settlementPrice'), price(data.settlementPrice)],

@@ -224,6 +224,8 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         const waitingOnPartner = tab('otc.status.awaiting_partner_accept');
         await b2.page.getByTestId('toast').filter({ hasText: dealId }).filter({ hasText: waitingOnPartner.charAt(0).toLocaleLowerCase(locale) + waitingOnPartner.slice(1) }).first().waitFor({ timeout: 10_000 });
         const b2Deal = await details(b2.page, locale, dealId);
+        // The opened deal says the partner's side too, as its row does.
+        expect(await b2Deal.locator('dl > div', { has: b2.page.locator('dt', { hasText: tab('clearing.col.way') }) }).locator('dd').textContent()).toBe(tab('way.ask'));
         await shot(b2, 'otc-partner-accept');
         await act(b2.page, locale, b2Deal, 'acceptActivation');
         await row(b1.page, otcTable, dealId).filter({ hasText: tab('otc.status.awaiting_admin_approval') }).waitFor({ timeout: 10_000 });

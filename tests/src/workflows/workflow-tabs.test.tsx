@@ -45,6 +45,9 @@ describe('OTC transactions tab', () => {
     const panel = screen.getByRole('region', { name: 'OTC deal WF-OTC-2' });
     expect(within(panel).getByRole('group', { name: 'Actions' }).textContent).toBe('AcceptReject');
     expect(within(panel).getByText('31')).toBeTruthy();
+    // The panel's side is the reader's too, as the row's.
+    expect(within(panel).getByText('Ask')).toBeTruthy();
+    expect(within(panel).queryByText('Bid')).toBeNull();
     const history = within(panel).getByRole('region', { name: 'History' }).textContent;
     // Who, in what role, what was done (as done, not the button's verb), from → to.
     expect(history).toContain('Broker Unu (Broker) · Registered · New');
