@@ -9,7 +9,7 @@ import { OrderIndex } from './order-index.ts';
 import { BID } from './sides.ts';
 import type { Level } from './book.ts';
 import type { AssetState, ClientState, MarketState, OrderState } from './state.ts';
-import type { CancelReason, EngineEvent, OrderEventKind, TransactionRecord } from './types.ts';
+import type { CancelAllRefusal, CancelReason, EngineEvent, OrderEventKind, TransactionRecord } from './types.ts';
 
 const NO_EVENTS: EngineEvent[] = [];
 
@@ -50,6 +50,8 @@ export class EngineState {
   events: EngineEvent[] = NO_EVENTS;
   /** Id of the order the current command created or acted on. */
   resultOrderId: number | undefined = undefined;
+  /** cancelAll's outcome (undefined for every other command). */
+  resultCancelAll: { cancelled: number[]; refused: CancelAllRefusal[] } | undefined = undefined;
   commandCount = 0;
   /**
    * Commands that changed the engine (emitted events), counted at their end: the `seq` of events.
@@ -62,6 +64,7 @@ export class EngineState {
   begin(): void {
     this.events = [];
     this.resultOrderId = undefined;
+    this.resultCancelAll = undefined;
     this.hintQty = -1;
     this.commandCount++;
   }

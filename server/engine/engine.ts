@@ -15,6 +15,7 @@ import { EngineState } from './engine-state.ts';
 import { computeStateHash } from './hash.ts';
 import type { EngineInternals } from './internals.ts';
 import type { UncrossSimulation } from './matching.ts';
+import { cancelAll } from './cancel-all.ts';
 import { activateOrder, addOrder, cancelOrder, modifyOrder, suspendOrder } from './orders.ts';
 import * as queries from './queries.ts';
 import { refuse, type Refusal } from './refusal.ts';
@@ -90,6 +91,9 @@ export class Engine {
       case 'setWhitelistRelation':
         refusal = this.advance(command.at) ?? setWhitelistRelation(s, command);
         break;
+      case 'cancelAll':
+        refusal = this.advance(command.at) ?? cancelAll(s, command);
+        break;
       default:
         refusal = refuse(apiError('REQUEST_INVALID', { field: 'type', issue: 'unknownCommand' }));
     }
@@ -98,6 +102,7 @@ export class Engine {
     const events = s.takeEvents();
     if (events.length > 0) s.changedCommands++;
     const orderId = s.resultOrderId;
+    if (s.resultCancelAll !== undefined) return { result: 'OK', events, ...s.resultCancelAll };
     return orderId === undefined ? { result: 'OK', events } : { result: 'OK', orderId, events };
   }
 

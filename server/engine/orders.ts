@@ -211,7 +211,7 @@ function place(s: EngineState, a: AssetState, o: OrderState, at: number): void {
 }
 
 /** A live order, or undefined when unknown, finished or past its expiry (not yet expired by a tick). */
-function liveOrder(s: EngineState, orderId: number, at: number): OrderState | undefined {
+export function liveOrder(s: EngineState, orderId: number, at: number): OrderState | undefined {
   const o = s.orders.get(orderId);
   if (o === undefined || (o.expiresAt !== null && o.expiresAt <= at)) return undefined;
   return o;
@@ -313,7 +313,7 @@ export function modifyOrder(s: EngineState, c: ModifyOrderCommand): Refusal | nu
 }
 
 /** Cancel and suspend: phase, delta T, agency, then the asset's cancel restrictions. */
-function removalRefusal(a: AssetState, o: OrderState, action: 'cancel' | 'suspend', agencyId: string | null | undefined): Refusal | null {
+export function removalRefusal(a: AssetState, o: OrderState, action: 'cancel' | 'suspend', agencyId: string | null | undefined): Refusal | null {
   return (a.allows[action] ? null : phaseRefusal(a.phase, action)) ?? deltaTLockRefusal(a) ?? agencyRefusal(o.cas.client, agencyId) ?? cancelFlagsRefusal(a, o);
 }
 

@@ -263,6 +263,27 @@ export interface SettleSessionTradesCommand extends CommandBase {
   sessionDate: string;
 }
 
+/**
+ * Cancels every live order (on the book or suspended) of `clientCodes`, optionally of one market or
+ * asset, in one journaled command. An order the phase, delta T, agency or the asset's cancel
+ * restrictions keep stays and is listed in the result's `refused`; the command itself is never refused
+ * for them. Nothing to cancel: no event, not journaled.
+ */
+export interface CancelAllCommand extends CommandBase {
+  type: 'cancelAll';
+  actor?: Actor;
+  clientCodes: string[];
+  marketId?: string | null;
+  assetId?: string | null;
+}
+
+/** An order a cancelAll left in place, with the refusal a cancelOrder of it would get. */
+export interface CancelAllRefusal {
+  orderId: OrderId;
+  code: ErrorCode;
+  params: EngineParams;
+}
+
 /** How a transaction came to be: matched in the book, or registered off the book by a post-trade workflow. */
 export type TransactionOrigin = 'book' | 'otc' | 'transfer' | 'split';
 /** superseded: transferred (novated) to the central counterparty; its children carry the quantity. */
@@ -380,7 +401,8 @@ export type EngineCommand =
   | UpsertAssetCommand
   | UpsertClientCommand
   | SetSettlementPriceCommand
-  | SettleSessionTradesCommand;
+  | SettleSessionTradesCommand
+  | CancelAllCommand;
 
 
 // ---------------------------------------------------------------------------------------------------
@@ -583,6 +605,9 @@ export interface EngineResult {
   /** Id of the order the command created or acted on. */
   orderId?: OrderId;
   events: EngineEvent[];
+  /** cancelAll: the orders it cancelled (ascending ids) and those it had to leave. */
+  cancelled?: OrderId[];
+  refused?: CancelAllRefusal[];
 }
 
 export interface BookLevelView {
