@@ -84,3 +84,25 @@ export function completeAddOrder(request: AddOrderRequest): { ok: true; order: C
     },
   };
 }
+
+/** POST /orders/cancel-all: every live order of the clients the user acts for, optionally narrowed. */
+export const cancelAllRequestSchema = z.strictObject({
+  marketId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+  assetId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+  clientCode: z.string().min(1).max(64).optional(),
+});
+export type CancelAllRequest = z.infer<typeof cancelAllRequestSchema>;
+
+/** An order cancel-all had to leave (the phase, delta T or the asset forbid its cancel), with the code. */
+export interface CancelAllRefusal {
+  orderId: string;
+  code: string;
+  params: Record<string, string | number>;
+}
+
+/** The answer of cancel-all: the journal seq the engine stood at after it, the cancelled ids, the refused ones. */
+export interface CancelAllResult {
+  seq: number;
+  cancelled: string[];
+  refused: CancelAllRefusal[];
+}

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { addOrderRequestSchema, apiError, ExchangeError, modifyOrderRequestSchema, orderIdParamsSchema, sessionPhases, type OrderUpdate } from '../../protocol/index.ts';
+import { addOrderRequestSchema, apiError, cancelAllRequestSchema, ExchangeError, modifyOrderRequestSchema, orderIdParamsSchema, sessionPhases, type OrderUpdate } from '../../protocol/index.ts';
 import type { AuthService } from '../auth/auth-service.ts';
 import type { Store } from '../store/store.ts';
 import type { MarketDataPublisher } from '../trading/market-data.ts';
@@ -18,6 +18,8 @@ export const transactionsQuerySchema = z.strictObject({
   assetId: z.string().regex(idPattern).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
+/** The Idempotency-Key header of cancel-all: the alphabet and length of an add's `idempotencyKey`. */
+const idempotencyHeaderSchema = z.strictObject({ idempotencyKey: z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/) });
 export const phaseBodySchema = z.strictObject({ phase: z.enum([...sessionPhases, 'suspend', 'resume']), assetId: z.string().regex(idPattern).nullable().optional() });
 
 export interface OrdersRoutesOptions {
@@ -50,6 +52,18 @@ export function ordersRoutes({ auth, store, trading, marketData, marketOfAsset }
       const user = await requireUser(auth, request);
       const { orderId } = parseWith(orderIdParamsSchema, request.params);
       return sendOrderUpdate(reply, await trading.modifyOrder(user, orderId, parseWith(modifyOrderRequestSchema, request.body)));
+    });
+
+    /**
+     * The kill switch: every live order of the user's clients (optionally one market, asset or
+     * client). Orders the rules keep are listed with their code, not refused as a whole.
+     */
+    app.post('/orders/cancel-all', async (request) => {
+      const user = await requireUser(auth, request);
+      const body = parseWith(cancelAllRequestSchema, request.body ?? {});
+      const header = request.headers['idempotency-key'];
+      const key = header === undefined ? undefined : parseWith(idempotencyHeaderSchema, { idempotencyKey: Array.isArray(header) ? header[0] : header }).idempotencyKey;
+      return trading.cancelAll(user, body, key);
     });
 
     for (const [path, action] of [['cancel', 'cancelOrder'], ['suspend', 'suspendOrder'], ['activate', 'activateOrder']] as const) {

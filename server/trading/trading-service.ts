@@ -3,6 +3,8 @@ import {
   completeAddOrder,
   ExchangeError,
   type AddOrderRequest,
+  type CancelAllRequest,
+  type CancelAllResult,
   type ErrorCode,
   type ModifyOrderRequest,
   type Order,
@@ -113,6 +115,44 @@ export class TradingService {
     this.requireWriteScope(user);
     const id = this.ownOrderId(user, orderId);
     return this.orderOutcome(await this.options.sequencer.submit({ type: action, actor: this.actorOf(user), orderId: id }));
+  }
+
+  /**
+   * The kill switch: one engine command (cancelAll, one journal record) cancels every live order of
+   * the clients the user acts for, or of the one client / market / asset asked; orders the phase,
+   * delta T or the asset keep are answered with their code. Not the operator's tool: an
+   * administrator acts for no client here (FORBIDDEN).
+   */
+  async cancelAll(user: UserRecord, request: CancelAllRequest = {}, idempotencyKey?: string): Promise<CancelAllResult> {
+    if (this.isAdmin(user)) throw new ExchangeError(apiError('FORBIDDEN', { scope: 'trading:write' }));
+    this.requireWriteScope(user);
+    if (request.clientCode !== undefined && !user.clientCodes.includes(request.clientCode)) {
+      throw new ExchangeError(apiError('ACCOUNT_CLIENT_FORBIDDEN', { clientCode: request.clientCode }));
+    }
+    if (request.assetId !== undefined) {
+      const marketId = this.options.marketOfAsset.get(request.assetId);
+      if (!marketId || !user.marketIds.includes(marketId)) throw new ExchangeError(apiError('ORDER_ASSET_ID_INVALID', { assetId: request.assetId }));
+    }
+    if (request.marketId !== undefined && !user.marketIds.includes(request.marketId)) {
+      throw new ExchangeError(apiError('REQUEST_INVALID', { field: 'marketId', issue: 'unknown' }));
+    }
+    const clientCodes = request.clientCode !== undefined ? [request.clientCode] : [...user.clientCodes];
+    const result = await this.options.sequencer.submit(
+      {
+        type: 'cancelAll',
+        actor: this.actorOf(user),
+        clientCodes,
+        ...(request.marketId === undefined ? {} : { marketId: request.marketId }),
+        ...(request.assetId === undefined ? {} : { assetId: request.assetId }),
+      },
+      idempotencyKey === undefined ? undefined : { userId: user.id, idempotencyKey },
+    );
+    if (result.result !== 'OK') throw refusal(result);
+    return {
+      seq: result.journalSeq ?? this.options.sequencer.lastJournalSeq,
+      cancelled: (result.cancelled ?? []).map(String),
+      refused: (result.refused ?? []).map((r) => ({ orderId: String(r.orderId), code: r.code, params: r.params })),
+    };
   }
 
   /** The journal seq the engine's state stands at (what liveOrders lists). */
