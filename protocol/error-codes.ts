@@ -237,6 +237,8 @@ export const errorCatalogue = {
   STOMP_TOO_MANY_SUBSCRIPTIONS: { status: 429, params: ['limit'] },
   STOMP_TOO_MANY_CONNECTIONS: { status: 429, params: ['limit'] },
   STOMP_TOO_MANY_FRAGMENTS: { status: 400, params: ['limit'] },
+  /** CONNECT's `cancel-on-disconnect` header is not a whole number of ms in [0, max]. */
+  STOMP_CANCEL_ON_DISCONNECT_INVALID: { status: 400, params: ['max'] },
 } as const satisfies Record<string, { status: number; params: readonly string[] }>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -39,6 +39,7 @@ import type { JournalIo } from './engine/journal/journal.ts';
 import { Sequencer } from './trading/sequencer.ts';
 import { bucharestDate } from './trading/time.ts';
 import { TradingService } from './trading/trading-service.ts';
+import { CancelOnDisconnect } from './trading/cancel-on-disconnect.ts';
 import { bilateralRoutes } from './http/bilateral.routes.ts';
 import { workflowsRoutes } from './http/workflows.routes.ts';
 import { engineClearing } from './workflows/workflow-environment.ts';
@@ -190,6 +191,15 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     const chat = new ChatService({ store, now, ...options.chat });
     await chat.load();
     cleanups.push(() => chat.close());
+    // Cancel-on-disconnect (issue 16, item 6): a session's CONNECT header arms the kill switch for its user.
+    const cancelOnDisconnect = new CancelOnDisconnect({
+      cancelAll: async (userId) => {
+        const user = await store.users.findById(userId);
+        if (user) await trading.cancelAll(user);
+      },
+      onError: (userId, error) => console.error(`cancel-on-disconnect of user ${userId} failed:`, error),
+    });
+    cleanups.push(() => cancelOnDisconnect.close());
     const gateway = await attachGateway(app.server, auth, store, {
       onSubscribe: (principal, destination, reply) => gatewayHooks.onSubscribe?.(principal, destination, reply),
       onSend: chat.onSend,
@@ -197,7 +207,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       onSessionClosed: chat.onSessionClosed,
       now,
       ...(options.maxSessionsPerUser === undefined ? {} : { maxConnectionsPerUser: options.maxSessionsPerUser === 0 ? Number.POSITIVE_INFINITY : options.maxSessionsPerUser }),
-    });
+    }, cancelOnDisconnect);
     chat.attach(gateway);
     cleanups.push(() => gateway.close());
     // A password change or reset revokes the user's tokens: the sessions opened with them end too (issue 13, item 6).

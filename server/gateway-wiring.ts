@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AuthService } from './auth/auth-service.ts';
 import { createStompGateway, type Principal, type StompGateway, type StompGatewayOptions } from './gateway/stomp-gateway.ts';
 import type { Store } from './store/store.ts';
+import type { CancelOnDisconnect } from './trading/cancel-on-disconnect.ts';
 
 /** The `exp` of a token AuthService has verified, in ms (TokenClaims does not carry it). */
 function tokenExpiresAt(token: string): number {
@@ -13,6 +14,8 @@ function tokenExpiresAt(token: string): number {
  * The STOMP gateway on the HTTP server: CONNECT tokens are checked by the same AuthService as REST,
  * and a user sees the topics of the markets in its `marketIds` (asset topics through the asset's market).
  * A session ends when its token expires, on the server's clock (`now`, the one AuthService uses).
+ * `cancelOnDisconnect`: its hooks run beside the caller's session hooks (the CONNECT header check,
+ * then opened / closed after the caller's).
  */
 export async function attachGateway(
   server: Server,
@@ -22,12 +25,33 @@ export async function attachGateway(
     StompGatewayOptions,
     'onSubscribe' | 'onSend' | 'onSessionOpened' | 'onSessionClosed' | 'heartbeatMs' | 'now' | 'maxConnectionsPerUser' | 'maxSubscriptionsPerConnection' | 'maxSubscriptionsPerUser'
   > = {},
+  cancelOnDisconnect?: CancelOnDisconnect,
 ): Promise<StompGateway> {
   const marketOfAsset = new Map((await store.reference.assets()).map((asset) => [asset.id, asset.marketId]));
+  const sessionHooks: Pick<StompGatewayOptions, 'checkConnect' | 'onSessionOpened' | 'onSessionClosed'> = cancelOnDisconnect
+    ? {
+        checkConnect: cancelOnDisconnect.checkConnect,
+        onSessionOpened(principal, sessionId, headers) {
+          try {
+            hooks.onSessionOpened?.(principal, sessionId, headers);
+          } finally {
+            cancelOnDisconnect.sessionOpened(principal, sessionId, headers);
+          }
+        },
+        onSessionClosed(principal, sessionId, end) {
+          try {
+            hooks.onSessionClosed?.(principal, sessionId, end);
+          } finally {
+            cancelOnDisconnect.sessionClosed(principal, sessionId, end);
+          }
+        },
+      }
+    : {};
   return createStompGateway({
     server,
     path: '/session/ws',
     ...hooks,
+    ...sessionHooks,
     async authenticate(token: string): Promise<Principal> {
       const { user } = await auth.authenticate(token);
       return {

@@ -75,6 +75,13 @@ function parseHeartBeat(value: string | undefined): [number, number] {
   return [Number(match[1]), Number(match[2])];
 }
 
+/** The CONNECT headers a hook may see: the token stays inside the gateway. */
+function withoutCredentials(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (!/^(authorization|passcode|login)$/i.test(name)) out[name] = value;
+  return out;
+}
+
 function tokenFrom(headers: Record<string, string>): string {
   const authorization = headers['Authorization'] ?? headers['authorization'];
   if (authorization !== undefined && authorization.trim() !== '') {
@@ -97,6 +104,10 @@ export class Connection implements DeliveryTarget {
   private busy = false;
   private paused = false;
   private sessionAnnounced = false;
+  /** CONNECT's headers without the credentials, for the session hooks. */
+  private connectHeaders: Readonly<Record<string, string>> = {};
+  /** Why the session ends, set by the path that ends it (the socket's own close when none did). */
+  private endReason: string | undefined;
   private lastReceivedAt = Date.now();
   private lastSentAt = Date.now();
   private connectTimer: NodeJS.Timeout | undefined;
@@ -189,6 +200,7 @@ export class Connection implements DeliveryTarget {
   /** Server shutdown: close politely, terminate if the peer does not answer. */
   shutdown(): Promise<void> {
     if (this.state !== 'closed') {
+      this.endReason ??= 'shutdown';
       this.release();
       this.state = 'closing';
       try {
@@ -322,6 +334,8 @@ export class Connection implements DeliveryTarget {
         if (this.state !== 'authenticating') return;
         this.principalValue = principal;
         if (this.expired) refuse('AUTH_TOKEN_EXPIRED');
+        this.connectHeaders = withoutCredentials(headers);
+        this.ctx.options.checkConnect?.(principal, this.connectHeaders);
         if (!this.ctx.openSession(this)) refuse('STOMP_TOO_MANY_CONNECTIONS', { limit: this.ctx.options.maxConnectionsPerUser });
         this.state = 'connected';
         clearTimeout(this.connectTimer);
@@ -498,6 +512,7 @@ export class Connection implements DeliveryTarget {
   }
 
   private handleDisconnect(receipt: string | undefined): void {
+    this.endReason ??= 'disconnect';
     this.sendReceipt(receipt);
     this.release();
     this.state = 'closing';
@@ -518,6 +533,7 @@ export class Connection implements DeliveryTarget {
   /** ERROR frame with the code header and a `{code, params}` JSON body, then close (STOMP 1.2). */
   private fail(refusal: Refusal, receipt?: string): void {
     if (!this.isOpen) return;
+    this.endReason ??= refusal.code;
     const headers: Array<[string, string]> = [
       ['message', refusal.message ?? refusal.code],
       ['code', refusal.code],
@@ -541,6 +557,7 @@ export class Connection implements DeliveryTarget {
    */
   private drop(): void {
     if (this.state === 'closed' || this.state === 'closing') return;
+    this.endReason ??= 'STOMP_SLOW_CONSUMER';
     this.release();
     this.state = 'closing';
     this.outbox = undefined;
@@ -566,9 +583,13 @@ export class Connection implements DeliveryTarget {
   private announceSession(open: boolean): void {
     if (this.sessionAnnounced === open || !this.principalValue) return;
     this.sessionAnnounced = open;
-    const hook = open ? this.ctx.options.onSessionOpened : this.ctx.options.onSessionClosed;
+    const { onSessionOpened, onSessionClosed } = this.ctx.options;
     try {
-      hook?.(this.principalValue, this.id);
+      if (open) onSessionOpened?.(this.principalValue, this.id, this.connectHeaders);
+      else {
+        const reason = this.endReason ?? 'socketClosed';
+        onSessionClosed?.(this.principalValue, this.id, { graceful: reason === 'disconnect', reason, connectHeaders: this.connectHeaders });
+      }
     } catch {
       // A listener's failure must not break the connection.
     }

@@ -16,6 +16,18 @@ export interface Principal {
   expiresAt?: number;
 }
 
+/**
+ * How a session ended, for onSessionClosed. `graceful`: the client sent DISCONNECT. `reason`:
+ * 'disconnect', 'shutdown' (the server closes), 'socketClosed' (the socket went away without a
+ * frame), or the code of the ERROR frame that ended it (STOMP_HEARTBEAT_TIMEOUT, AUTH_TOKEN_EXPIRED…).
+ */
+export interface SessionEnd {
+  graceful: boolean;
+  reason: string;
+  /** The CONNECT frame's headers, without the credentials (Authorization, passcode). */
+  connectHeaders: Readonly<Record<string, string>>;
+}
+
 export interface StompGatewayOptions {
   /** Upgrades on `path` are taken; on other paths the socket is destroyed (unless another upgrade listener is attached). */
   server: Server;
@@ -29,10 +41,15 @@ export interface StompGatewayOptions {
   onSubscribe?(principal: Principal, destination: string, reply: (body: unknown, headers?: Record<string, string>) => void): void;
   /** SEND to an application destination (`/app/...`); a thrown ExchangeError becomes an ERROR frame, then close. */
   onSend?(principal: Principal, destination: string, body: string, headers: Record<string, string>): Promise<void> | void;
+  /**
+   * Called after authentication, before CONNECTED, with the CONNECT headers (credentials removed):
+   * a thrown ExchangeError refuses the CONNECT with its code (a header the server does not accept).
+   */
+  checkConnect?(principal: Principal, connectHeaders: Readonly<Record<string, string>>): void;
   /** A connection was authenticated (CONNECTED sent): presence. Exceptions are ignored. */
-  onSessionOpened?(principal: Principal, sessionId: string): void;
+  onSessionOpened?(principal: Principal, sessionId: string, connectHeaders: Readonly<Record<string, string>>): void;
   /** An authenticated connection ended (DISCONNECT, refusal, drop, socket close, shutdown); once per opened session. */
-  onSessionClosed?(principal: Principal, sessionId: string): void;
+  onSessionClosed?(principal: Principal, sessionId: string, end: SessionEnd): void;
   /** Heart-beat the server offers both ways, ms. Default 10000; 0 disables heart-beating. */
   heartbeatMs?: number;
   /** A socket without a successful CONNECT is closed after this, ms. Default 5000. */
@@ -75,6 +92,6 @@ export interface StompGateway {
   close(): Promise<void>;
 }
 
-type OptionalHooks = 'onSubscribe' | 'onSend' | 'onSessionOpened' | 'onSessionClosed';
+type OptionalHooks = 'onSubscribe' | 'onSend' | 'checkConnect' | 'onSessionOpened' | 'onSessionClosed';
 /** The options with their defaults filled in; the hooks stay optional. */
 export type ResolvedOptions = Required<Omit<StompGatewayOptions, OptionalHooks>> & Pick<StompGatewayOptions, OptionalHooks>;

@@ -196,6 +196,16 @@ export const routeCases: RouteCase[] = [
     }),
   ),
   {
+    route: 'POST /orders/cancel-all',
+    mutates: true,
+    // The kill switch narrowed to broker2's client: only broker2 acts for it; the operator's tool is another.
+    request: () => ({ method: 'POST', path: '/orders/cancel-all', body: { clientCode: OWNER_CLIENT } }),
+    expect: signedIn((p) => {
+      if (isAdmin(p) || !canWrite(p)) return { status: 403, code: 'FORBIDDEN' };
+      return p.clientCodes.includes(OWNER_CLIENT) ? { status: 200 } : { status: 403, code: 'ACCOUNT_CLIENT_FORBIDDEN' };
+    }),
+  },
+  {
     route: 'POST /orders/:orderId/activate',
     mutates: true,
     // A live order that is not suspended: the owner reaches it and is told its state.

@@ -489,6 +489,7 @@ export const en = {
   'error.STOMP_VERSION_UNSUPPORTED': 'Unsupported protocol version; supported versions: {supported}.',
   'error.STOMP_TOO_MANY_SUBSCRIPTIONS': 'Too many subscriptions on the live channel (limit {limit}).',
   'error.STOMP_TOO_MANY_CONNECTIONS': 'Too many live connections open for this user (limit {limit}).',
+  'error.STOMP_CANCEL_ON_DISCONNECT_INVALID': 'The cancel-on-disconnect grace period must be a whole number of milliseconds from 0 to {max}.',
   'error.STOMP_TOO_MANY_FRAGMENTS': 'The live channel connect request arrived in too many pieces (limit {limit}).',
 
   // ---- Status and type labels (protocol/enums.ts), see ../enum-labels.ts

@@ -491,6 +491,7 @@ export const ro: Record<MessageKey, string> = {
   'error.STOMP_VERSION_UNSUPPORTED': 'Versiune de protocol neacceptată; versiuni acceptate: {supported}.',
   'error.STOMP_TOO_MANY_SUBSCRIPTIONS': 'Prea multe abonamente pe canalul în timp real (limita este {limit}).',
   'error.STOMP_TOO_MANY_CONNECTIONS': 'Prea multe conexiuni în timp real deschise pentru acest utilizator (limita este {limit}).',
+  'error.STOMP_CANCEL_ON_DISCONNECT_INVALID': 'Perioada de grație pentru anularea la deconectare trebuie să fie un număr întreg de milisecunde între 0 și {max}.',
   'error.STOMP_TOO_MANY_FRAGMENTS': 'Conectarea pe canalul în timp real a sosit în prea multe bucăți (limita este {limit}).',
 
   // ---- Etichete de stare și de tip
