@@ -11,6 +11,7 @@ import { enumLabelKey } from '../i18n/enum-labels.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
 import { formatExchangeDateTime, formatMinor } from '../i18n/format.ts';
 import type { OrderTicketRequest } from './OrderDialog.tsx';
+import { CancelAllButton } from './orders/CancelAllButton.tsx';
 import { OrderEventsDialog } from './orders/OrderEventsDialog.tsx';
 import { OrdersDialogButton } from './orders/OrdersDialog.tsx';
 
@@ -26,7 +27,8 @@ export interface OrdersTableProps {
 
 /**
  * My active orders, live; modify, cancel, suspend or activate from the row (the order dialog confirms),
- * an order's history on demand, and the orders dialog (all orders, with filters) above the table.
+ * an order's history on demand, the orders dialog (all orders, with filters) and the kill switch
+ * (cancel all my orders, confirmed) above the table.
  * The row actions are the ones the order's lifecycle allows, and none once the session has expired.
  */
 export function OrdersTable({ orders, assets, assetId, onAction, label }: OrdersTableProps) {
@@ -129,6 +131,7 @@ export function OrdersTable({ orders, assets, assetId, onAction, label }: Orders
   return (
     <>
       <div className="orders-table-toolbar">
+        <CancelAllButton count={rows.length} disabled={!canAct} {...(assetId === undefined ? {} : { assetId })} />
         <OrdersDialogButton {...(assetId === undefined ? {} : { initialFilters: { assetId } })} />
       </div>
       <DataTable
