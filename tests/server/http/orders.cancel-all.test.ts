@@ -72,6 +72,10 @@ describe('POST /orders/cancel-all', () => {
     expect(rest.body.cancelled).toEqual([hidroGas]);
     expect(await liveIds(t, broker1)).toEqual([]);
     expect(await liveIds(t, broker2)).toContain(other);
+    // The read model files the command's cancel events as any cancel's.
+    expect(await t.server.projector.flushed(5_000)).toBe(true);
+    const history = (await t.get('/orders/mine?history=true', broker1)).body.items as Array<{ orderId: string; status: string }>;
+    expect(history.filter((o) => [hidroGas, gazestGas, hidroPower].includes(o.orderId)).map((o) => o.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
     await cancelAll(t, broker2);
   });
 
