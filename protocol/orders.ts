@@ -94,15 +94,9 @@ export const cancelAllRequestSchema = z.strictObject({
 export type CancelAllRequest = z.infer<typeof cancelAllRequestSchema>;
 
 /** An order cancel-all had to leave (the phase, delta T or the asset forbid its cancel), with the code. */
-export interface CancelAllRefusal {
-  orderId: string;
-  code: string;
-  params: Record<string, string | number>;
-}
+export const cancelAllRefusalSchema = z.strictObject({ orderId: z.string(), code: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()])) });
+export type CancelAllRefusal = z.infer<typeof cancelAllRefusalSchema>;
 
 /** The answer of cancel-all: the journal seq the engine stood at after it, the cancelled ids, the refused ones. */
-export interface CancelAllResult {
-  seq: number;
-  cancelled: string[];
-  refused: CancelAllRefusal[];
-}
+export const cancelAllResultSchema = z.strictObject({ seq: z.number().int().nonnegative(), cancelled: z.array(z.string()), refused: z.array(cancelAllRefusalSchema) });
+export type CancelAllResult = z.infer<typeof cancelAllResultSchema>;

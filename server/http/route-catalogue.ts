@@ -38,7 +38,7 @@ import {
 import { serverHealthSchema } from '../../protocol/health.ts';
 import { bookSnapshotSchema, orderSchema, orderUpdateSchema } from '../../protocol/market-data.ts';
 import { orderEventsResponseSchema, orderHistoryPageSchema, orderHistoryQuerySchema } from '../../protocol/order-history.ts';
-import { addOrderRequestSchema, modifyOrderRequestSchema, orderIdParamsSchema } from '../../protocol/orders.ts';
+import { addOrderRequestSchema, cancelAllRequestSchema, cancelAllResultSchema, modifyOrderRequestSchema, orderIdParamsSchema } from '../../protocol/orders.ts';
 import { assetSpecificationSchema, marketSchema, ringSchema } from '../../protocol/reference.ts';
 import {
   marginActivationRequestSchema,
@@ -132,6 +132,13 @@ export const routeCatalogue: Record<string, RouteDescription> = {
 
   'POST /orders': { tag: 'orders', summary: 'Place an order (idempotency key in the body).', body: addOrderRequestSchema, response: orderUpdateSchema, status: 201 },
   'PATCH /orders/:orderId': { tag: 'orders', summary: 'Modify an order: price, quantity, validity.', params: orderIdParamsSchema, body: modifyOrderRequestSchema, response: orderUpdateSchema },
+  'POST /orders/cancel-all': {
+    tag: 'orders',
+    summary: "Cancel every live order of the user's clients, or of one market, asset or client (body optional); orders the rules keep are listed with their code.",
+    body: cancelAllRequestSchema,
+    response: cancelAllResultSchema,
+    idempotencyKey: true,
+  },
   'POST /orders/:orderId/cancel': { tag: 'orders', summary: 'Cancel an order (no body).', params: orderIdParamsSchema, response: orderUpdateSchema },
   'POST /orders/:orderId/suspend': { tag: 'orders', summary: 'Suspend an order (no body).', params: orderIdParamsSchema, response: orderUpdateSchema },
   'POST /orders/:orderId/activate': { tag: 'orders', summary: 'Activate a suspended order (no body).', params: orderIdParamsSchema, response: orderUpdateSchema },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { orderSchema, type Order } from '../../protocol/market-data.ts';
-import type { CancelAllRequest, CancelAllResult } from '../../protocol/orders.ts';
+import { cancelAllResultSchema, type CancelAllRequest, type CancelAllResult } from '../../protocol/orders.ts';
 import { orderReplies } from '../realtime/order-replies.ts';
 import { authedRequest } from './http.ts';
 
@@ -17,12 +17,6 @@ export async function fetchMyActiveOrders(signal?: AbortSignal): Promise<Order[]
   for (const order of items) orderReplies.next({ seq, order });
   return items;
 }
-
-const cancelAllResultSchema = z.strictObject({
-  seq: z.number().int().nonnegative(),
-  cancelled: z.array(z.string()),
-  refused: z.array(z.strictObject({ orderId: z.string(), code: z.string(), params: z.record(z.string(), z.union([z.string(), z.number()])) })),
-});
 
 /**
  * POST /orders/cancel-all (the kill switch): every live order of the user's clients, or of one asset.
