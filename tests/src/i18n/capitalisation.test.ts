@@ -12,7 +12,7 @@ import { ro } from '../../../src/i18n/messages/ro.ts';
 import { wireOrder } from '../../helpers/wire-order.ts';
 
 /** Capitalised words allowed inside a Romanian sentence: proper nouns (the exchange's name), keyboard keys, product names. */
-const properNouns = new Set(['Bursa', 'București', 'Europe/Bucharest', 'Enter', 'Escape', 'Shift', 'Shift+Enter', 'Tab', 'WebSocket', 'România', 'Google', 'Microsoft', 'Authenticator']);
+const properNouns = new Set(['Bursa', 'București', 'Europe/Bucharest', 'Enter', 'Escape', 'Shift', 'Shift+Enter', 'Tab', 'WebSocket', 'România', 'Google', 'Microsoft', 'Authenticator', 'OpenAPI', 'AsyncAPI']);
 
 const capitalised = /^[A-ZĂÂÎȘȚ][a-zăâîșț]/u;
 const sentenceEnd = /[.!?:;…]$/u;
