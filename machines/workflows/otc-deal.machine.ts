@@ -6,8 +6,7 @@
  * the machine; their refusal at approval is the system's `checksFailed` (docs/workflows.md).
  */
 import { assign, setup } from 'xstate';
-import { isAdministrator, isInitiatorSide, isPartnerSide, isSystem } from './workflow-actor.ts';
-import { reasonOf, type WorkflowContext, type WorkflowInput, type WorkflowSystemEvent, type WorkflowUserEvent } from './workflow-events.ts';
+import { reasonOf, sideGuards, type WorkflowContext, type WorkflowInput, type WorkflowSystemEvent, type WorkflowUserEvent } from './workflow-events.ts';
 
 export type OtcDealEvent = WorkflowUserEvent<'activate' | 'acceptActivation' | 'delete' | 'approve' | 'reject'> | WorkflowSystemEvent;
 
@@ -18,14 +17,7 @@ export const otcDealMachine = setup({
     input: {} as WorkflowInput,
     tags: {} as 'waitsOnInitiator' | 'waitsOnPartner' | 'waitsOnAdministrator',
   },
-  guards: {
-    isInitiator: ({ context, event }) => isInitiatorSide(event.actor, context),
-    isPartner: ({ context, event }) => isPartnerSide(event.actor, context),
-    isAdministrator: ({ event }) => isAdministrator(event.actor),
-    isSystem: ({ event }) => isSystem(event.actor),
-    partnerRejectsWithReason: ({ context, event }) => isPartnerSide(event.actor, context) && reasonOf(event) !== null,
-    administratorRejectsWithReason: ({ event }) => isAdministrator(event.actor) && reasonOf(event) !== null,
-  },
+  guards: sideGuards,
   actions: {
     recordReason: assign({ lastReason: ({ event }) => reasonOf(event) }),
   },

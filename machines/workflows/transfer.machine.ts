@@ -7,8 +7,8 @@
  */
 import { assign, setup } from 'xstate';
 import type { ErrorCode } from '../../protocol/error-codes.ts';
-import { isAdministrator, isInitiatorSide, isPartnerSide, isSystem, type WorkflowActor } from './workflow-actor.ts';
-import { reasonOf, type WorkflowContext, type WorkflowInput, type WorkflowSystemEvent, type WorkflowUserEvent } from './workflow-events.ts';
+import type { WorkflowActor } from './workflow-actor.ts';
+import { reasonOf, sideGuards, type WorkflowContext, type WorkflowInput, type WorkflowSystemEvent, type WorkflowUserEvent } from './workflow-events.ts';
 
 export type TransferEvent =
   | WorkflowUserEvent<'cancel' | 'accept' | 'approve' | 'approveWithoutChecks' | 'reject'>
@@ -23,14 +23,7 @@ export const transferMachine = setup({
     input: {} as WorkflowInput,
     tags: {} as 'waitsOnInitiator' | 'waitsOnPartner' | 'waitsOnAdministrator',
   },
-  guards: {
-    isInitiator: ({ context, event }) => isInitiatorSide(event.actor, context),
-    isPartner: ({ context, event }) => isPartnerSide(event.actor, context),
-    isAdministrator: ({ event }) => isAdministrator(event.actor),
-    isSystem: ({ event }) => isSystem(event.actor),
-    partnerRejectsWithReason: ({ context, event }) => isPartnerSide(event.actor, context) && reasonOf(event) !== null,
-    administratorRejectsWithReason: ({ event }) => isAdministrator(event.actor) && reasonOf(event) !== null,
-  },
+  guards: sideGuards,
   actions: {
     recordReason: assign({ lastReason: ({ event }) => reasonOf(event) }),
   },

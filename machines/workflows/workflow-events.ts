@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../../protocol/error-codes.ts';
-import type { WorkflowActor } from './workflow-actor.ts';
+import { isAdministrator, isInitiatorSide, isPartnerSide, isSystem, type WorkflowActor, type WorkflowParties } from './workflow-actor.ts';
 
 /** A user's action on an instance (the `type` is the action's name in protocol/workflows.ts). */
 export interface WorkflowUserEvent<T extends string> {
@@ -33,3 +33,18 @@ export function reasonOf(event: object): string | null {
   if ('reason' in event && typeof event.reason === 'string' && event.reason.trim() !== '') return event.reason.trim();
   return null;
 }
+
+type GuardArgs = { context: WorkflowParties; event: { actor: WorkflowActor } };
+
+/**
+ * The guards every two-sided workflow machine names the same way (spread into its setup()): which side
+ * the actor acts for, the administrator, the system, and a rejection that carries a reason.
+ */
+export const sideGuards = {
+  isInitiator: ({ context, event }: GuardArgs) => isInitiatorSide(event.actor, context),
+  isPartner: ({ context, event }: GuardArgs) => isPartnerSide(event.actor, context),
+  isAdministrator: ({ event }: GuardArgs) => isAdministrator(event.actor),
+  isSystem: ({ event }: GuardArgs) => isSystem(event.actor),
+  partnerRejectsWithReason: ({ context, event }: GuardArgs) => isPartnerSide(event.actor, context) && reasonOf(event) !== null,
+  administratorRejectsWithReason: ({ event }: GuardArgs) => isAdministrator(event.actor) && reasonOf(event) !== null,
+};
