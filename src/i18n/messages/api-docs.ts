@@ -68,6 +68,7 @@ export const routeSummariesRo: Record<string, string> = {
   postOrdersOrderIdCancel: 'Anularea unui ordin (fără corp).',
   postOrdersOrderIdSuspend: 'Suspendarea unui ordin (fără corp).',
   postOrdersOrderIdActivate: 'Activarea unui ordin suspendat (fără corp).',
+  postOrdersCancelAll: 'Anularea tuturor ordinelor clienților dvs., opțional pe o piață, un activ sau un client (o singură comandă, atomică).',
   getOrdersMine: 'Ordinele utilizatorului (active sau cu istoric).',
   getOrdersHistory: 'Istoricul ordinelor, filtrat și paginat.',
   getOrdersOrderIdEvents: 'Evenimentele unui ordin: introducere, modificări, executări.',
