@@ -133,7 +133,7 @@ describe('orders and notifications', () => {
 
       // The orders dialog opens from the active orders card too.
       await page.goto(url(locale, 'trading/market/GAS-SPOT/assets/GSPOT-DA'));
-      await page.getByRole('button', { name: w.allOrders }).first().click();
+      await page.getByRole('button', { name: w.allOrders, exact: true }).first().click();
       const dialog = page.getByRole('dialog', { name: w.ordersTab });
       await dialog.getByRole('button', { name: w.historyOf(askId) }).waitFor({ timeout: 10_000 });
       await screenshot(page, `orders-dialog-${locale}-light`);
