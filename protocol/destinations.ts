@@ -27,17 +27,34 @@ export const destinations = {
   workflows: '/user/queue/workflows',
   /** Every workflow change, for administrators only (the approval queues): WorkflowChange. Others receive nothing on it. */
   workflowApprovals: '/user/queue/workflow-approvals',
+  /** Operator console snapshots (OperatorSnapshot, protocol/operator.ts), for administrators only. */
+  operator: '/user/queue/operator',
+  /** Replies to orders sent over STOMP (orderEntry): one per SEND, with its correlation id. */
+  orderReplies: '/user/queue/order-replies',
   /** Client-to-server SEND target for chat messages. */
   chatSend: '/app/chat',
+  /** Client-to-server SEND target for order entry (add, modify, cancel) over STOMP; same rules and codes as REST. */
+  orderEntry: '/app/orders',
 } as const;
 
 export type TopicKind = 'book' | 'trades' | 'marketWatch' | 'phase' | 'stats' | 'activity';
-export type PrivateQueueKind = 'myOrders' | 'myTrades' | 'myMarketWatch' | 'notifications' | 'chat' | 'clearing' | 'workflows' | 'workflowApprovals';
+export type PrivateQueueKind =
+  | 'myOrders'
+  | 'myTrades'
+  | 'myMarketWatch'
+  | 'notifications'
+  | 'chat'
+  | 'clearing'
+  | 'workflows'
+  | 'workflowApprovals'
+  | 'operator'
+  | 'orderReplies';
 
 export type ParsedDestination =
   | { kind: TopicKind; id: string }
   | { kind: PrivateQueueKind }
-  | { kind: 'chatSend' };
+  | { kind: 'chatSend' }
+  | { kind: 'orderEntry' };
 
 const topicPrefixes: Array<[string, TopicKind]> = [
   ['/topic/book.', 'book'],
@@ -56,6 +73,8 @@ const privateQueues: Array<[string, PrivateQueueKind]> = [
   [destinations.clearing, 'clearing'],
   [destinations.workflows, 'workflows'],
   [destinations.workflowApprovals, 'workflowApprovals'],
+  [destinations.operator, 'operator'],
+  [destinations.orderReplies, 'orderReplies'],
 ];
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -69,5 +88,6 @@ export function parseDestination(destination: string): ParsedDestination | null 
   }
   for (const [name, kind] of privateQueues) if (destination === name) return { kind };
   if (destination === destinations.chatSend) return { kind: 'chatSend' };
+  if (destination === destinations.orderEntry) return { kind: 'orderEntry' };
   return null;
 }

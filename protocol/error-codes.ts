@@ -194,6 +194,19 @@ export const errorCatalogue = {
   CONTRACT_TOO_LARGE: { status: 413, params: ['limitBytes'] },
   CONTRACT_NOT_MULTIPART: { status: 415, params: ['contentType'] },
 
+  // Operator console, participants, API reads, QA replay (issue 16)
+  /** The participant (a client code or a broker) is suspended by the operator: no new orders until reinstated. */
+  PARTICIPANT_SUSPENDED: { status: 403, params: ['participant'] },
+  PARTICIPANT_NOT_FOUND: { status: 404, params: ['participant'] },
+  PARTICIPANT_ALREADY_SUSPENDED: { status: 409, params: ['participant'] },
+  PARTICIPANT_NOT_SUSPENDED: { status: 409, params: ['participant'] },
+  /** A market suspend or resume that does not apply in the market's phase. */
+  MARKET_PHASE_CHANGE_NOT_ALLOWED: { status: 409, params: ['marketId', 'phase'] },
+  /** A read asked for `minSeq` and the read model did not reach it within the wait: it stands at `atSeq`. */
+  READ_NOT_CAUGHT_UP: { status: 503, params: ['minSeq', 'atSeq'] },
+  /** An uploaded recording is not a session recording: the line and what is wrong with it. */
+  RECORDING_INVALID: { status: 422, params: ['line', 'issue'] },
+
   // Workspaces
   WORKSPACE_DELETE_FAILED: { status: 500, params: [] },
   WORKSPACE_SAVE_FAILED: { status: 500, params: [] },

@@ -12,3 +12,7 @@ export * from './account.ts';
 export * from './chat.ts';
 export * from './clearing.ts';
 export * from './workflows.ts';
+export * from './audit.ts';
+export * from './participants.ts';
+export * from './operator.ts';
+export * from './order-entry.ts';

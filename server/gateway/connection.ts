@@ -407,13 +407,15 @@ export class Connection implements DeliveryTarget {
     const userCount = this.ctx.userSubscriptions.get(principal.userId) ?? 0;
     if (userCount >= options.maxSubscriptionsPerUser) refuse('STOMP_TOO_MANY_SUBSCRIPTIONS', { limit: options.maxSubscriptionsPerUser });
     const parsed = parseDestination(destination);
-    if (!parsed || parsed.kind === 'chatSend') refuse('STOMP_DESTINATION_UNKNOWN', { destination });
+    if (!parsed || parsed.kind === 'chatSend' || parsed.kind === 'orderEntry') refuse('STOMP_DESTINATION_UNKNOWN', { destination });
     const isPrivate = !('id' in parsed);
     if (!isPrivate && !options.authorize(principal, parsed)) {
       refuse('STOMP_DESTINATION_FORBIDDEN', { destination });
     }
-    // The approval queues carry every workflow change: the operator's alone.
-    if (parsed.kind === 'workflowApprovals' && !principal.roles.includes('administrator')) refuse('STOMP_DESTINATION_FORBIDDEN', { destination });
+    // The approval queues carry every workflow change, and the console the whole exchange: the operator's alone.
+    if ((parsed.kind === 'workflowApprovals' || parsed.kind === 'operator') && !principal.roles.includes('administrator')) {
+      refuse('STOMP_DESTINATION_FORBIDDEN', { destination });
+    }
     const subscription: Subscription = {
       id,
       destination,

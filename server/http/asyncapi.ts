@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import { chatEventSchema, chatOutgoingSchema } from '../../protocol/chat.ts';
 import { clearingChangeSchema } from '../../protocol/clearing.ts';
+import { operatorSnapshotSchema } from '../../protocol/operator.ts';
+import { orderEntryCommandSchema, orderEntryReplySchema } from '../../protocol/order-entry.ts';
 import { destinations, type ParsedDestination } from '../../protocol/destinations.ts';
 import { errorCodes } from '../../protocol/error-codes.ts';
 import {
@@ -48,7 +50,10 @@ export const channelCatalogue = {
   clearing: { address: destinations.clearing, summary: "Clearing changes of the user's clients; the tab named refetches.", messages: [clearingChangeSchema] },
   workflows: { address: destinations.workflows, summary: 'Changes of workflow instances the user takes part in.', messages: [workflowChangeSchema] },
   workflowApprovals: { address: destinations.workflowApprovals, summary: 'Every workflow change, for administrators (the approval queues).', messages: [workflowChangeSchema] },
+  operator: { address: destinations.operator, summary: 'The operator console: a snapshot of markets, participants, connections and health, for administrators.', messages: [operatorSnapshotSchema] },
+  orderReplies: { address: destinations.orderReplies, summary: 'One reply per order command sent to /app/orders, with its correlation id.', messages: [orderEntryReplySchema] },
   chatSend: { address: destinations.chatSend, summary: 'SEND a chat message.', messages: [chatOutgoingSchema], send: true },
+  orderEntry: { address: destinations.orderEntry, summary: 'SEND an order command (add, modify, cancel); the RECEIPT follows its acknowledgement.', messages: [orderEntryCommandSchema], send: true },
 } satisfies Record<DestinationKind, ChannelDescription>;
 
 const schemaRef = (name: string) => `#/components/schemas/${name}`;

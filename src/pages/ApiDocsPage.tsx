@@ -111,6 +111,9 @@ const channelDescriptions: Record<string, MessageKey> = {
   workflows: 'apiDocs.channel.workflows',
   workflowApprovals: 'apiDocs.channel.workflowApprovals',
   chatSend: 'apiDocs.channel.chatSend',
+  operator: 'apiDocs.channel.operator',
+  orderReplies: 'apiDocs.channel.orderReplies',
+  orderEntry: 'apiDocs.channel.orderEntry',
 };
 
 type Documents = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; routes: ApiRoute[]; tags: string[]; channels: ApiChannel[] };

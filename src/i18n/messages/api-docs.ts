@@ -24,6 +24,9 @@ export const apiDocsEn = {
   'apiDocs.channel.workflows': 'Changes of the workflows you take part in.',
   'apiDocs.channel.workflowApprovals': 'Every workflow change (administrators).',
   'apiDocs.channel.chatSend': 'Send a chat message.',
+  'apiDocs.channel.operator': 'The operator console: markets, participants, connections and health (administrators).',
+  'apiDocs.channel.orderReplies': 'One reply per order command sent over STOMP, with its correlation id.',
+  'apiDocs.channel.orderEntry': 'Send an order command (add, modify, cancel); the receipt follows its acknowledgement.',
 } as const satisfies Record<string, string>;
 
 export const apiDocsRo: Record<keyof typeof apiDocsEn, string> = {
@@ -51,6 +54,9 @@ export const apiDocsRo: Record<keyof typeof apiDocsEn, string> = {
   'apiDocs.channel.workflows': 'Schimbările fluxurilor la care participați.',
   'apiDocs.channel.workflowApprovals': 'Orice schimbare de flux (administratori).',
   'apiDocs.channel.chatSend': 'Trimiterea unui mesaj de chat.',
+  'apiDocs.channel.operator': 'Consola operatorului: piețe, participanți, conexiuni și starea sistemului (administratori).',
+  'apiDocs.channel.orderReplies': 'Câte un răspuns pentru fiecare comandă de ordin trimisă prin STOMP, cu identificatorul ei de corelare.',
+  'apiDocs.channel.orderEntry': 'Trimiterea unei comenzi de ordin (adăugare, modificare, anulare); confirmarea de primire urmează validării ei.',
 };
 
 /**

@@ -473,6 +473,13 @@ export const en = {
   'error.WHITELIST_SELF': 'A client cannot be its own partner ({partner}).',
   'error.CONTRACT_TOO_LARGE': 'The contract is larger than {limitBytes} bytes.',
   'error.CONTRACT_NOT_MULTIPART': 'The contract must be sent as a file upload, not as {contentType}.',
+  'error.PARTICIPANT_SUSPENDED': 'Participant {participant} is suspended by the operator: no new orders are accepted.',
+  'error.PARTICIPANT_NOT_FOUND': 'Participant {participant} does not exist.',
+  'error.PARTICIPANT_ALREADY_SUSPENDED': 'Participant {participant} is already suspended.',
+  'error.PARTICIPANT_NOT_SUSPENDED': 'Participant {participant} is not suspended.',
+  'error.MARKET_PHASE_CHANGE_NOT_ALLOWED': 'Market {marketId} cannot be changed this way while it is in the {phase} phase.',
+  'error.READ_NOT_CAUGHT_UP': 'The data has not yet reached sequence {minSeq} (it stands at {atSeq}); try again shortly.',
+  'error.RECORDING_INVALID': 'The file is not a valid session recording (line {line}: {issue}).',
 
   // Live channel (STOMP)
   'error.STOMP_FRAME_MALFORMED': 'Malformed message on the live channel.',

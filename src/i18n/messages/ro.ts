@@ -474,6 +474,13 @@ export const ro: Record<MessageKey, string> = {
   'error.WHITELIST_SELF': 'Un client nu poate fi propriul partener ({partner}).',
   'error.CONTRACT_TOO_LARGE': 'Contractul depășește {limitBytes} octeți.',
   'error.CONTRACT_NOT_MULTIPART': 'Contractul trebuie trimis ca fișier încărcat, nu ca {contentType}.',
+  'error.PARTICIPANT_SUSPENDED': 'Participantul {participant} este suspendat de operator: nu se mai acceptă ordine noi.',
+  'error.PARTICIPANT_NOT_FOUND': 'Participantul {participant} nu există.',
+  'error.PARTICIPANT_ALREADY_SUSPENDED': 'Participantul {participant} este deja suspendat.',
+  'error.PARTICIPANT_NOT_SUSPENDED': 'Participantul {participant} nu este suspendat.',
+  'error.MARKET_PHASE_CHANGE_NOT_ALLOWED': 'Piața {marketId} nu poate fi modificată astfel cât timp este în faza {phase}.',
+  'error.READ_NOT_CAUGHT_UP': 'Datele nu au ajuns încă la secvența {minSeq} (sunt la {atSeq}); încercați din nou în scurt timp.',
+  'error.RECORDING_INVALID': 'Fișierul nu este o înregistrare validă a unei sesiuni (linia {line}: {issue}).',
 
   // Canalul în timp real (STOMP)
   'error.STOMP_FRAME_MALFORMED': 'Mesaj invalid pe canalul în timp real.',
