@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ServerHealth } from '../protocol/health.ts';
+import { AuditLog } from './audit/audit-log.ts';
 import { AuthService } from './auth/auth-service.ts';
 import { LoginLimiter, type LoginLimiterOptions } from './auth/login-limiter.ts';
 import { TokenService } from './auth/tokens.ts';
@@ -110,6 +111,8 @@ export interface ExchangeServer {
   settlement: SettlementService;
   /** OTC deals, transfers, margin activations (and the contract and whitelist kinds) on one runner. */
   workflows: WorkflowService;
+  /** The audit trail: operator, workflow and security events (issue 16). */
+  audit: AuditLog;
   close(): Promise<void>;
 }
 
@@ -127,6 +130,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     cleanups.push(() => store.close());
     if (await loadDemoExchangeIfEmpty(store, new Date(now()))) await loadDemoCollateral(store, new Date(now()));
     if (options.demoSettlement) await loadDemoSettlementIfEmpty(store, new Date(now()));
+    const audit = new AuditLog(store.db, now);
 
     const tokens = new TokenService(await loadOrCreateSecret(store.db, 'jwt-signing-key'), now, options.tokenTtlSeconds);
     const auth = new AuthService({ store, tokens, now, limiter: new LoginLimiter(options.loginLimits) });
@@ -309,6 +313,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       clearing,
       settlement,
       workflows,
+      audit,
       async close() {
         // Writes what it can; a database that is away is not waited for (the restart re-projects from the watermark).
         await projector.settled().catch(() => {});
