@@ -10,7 +10,7 @@ import { LoginLimiter, type LoginLimiterOptions } from './auth/login-limiter.ts'
 import { TokenService } from './auth/tokens.ts';
 import { loadDemoExchangeIfEmpty } from './demo/demo-exchange.ts';
 import { ChatService, type ChatServiceOptions } from './chat/chat-service.ts';
-import { attachGateway } from './gateway-wiring.ts';
+import { attachGateway, sendDispatcher } from './gateway-wiring.ts';
 import { chatRoutes } from './http/chat.routes.ts';
 import { startCollateralClearing, type CollateralClearing } from './clearing/collateral-module.ts';
 import { collateralRoutes } from './http/collateral.routes.ts';
@@ -41,6 +41,7 @@ import { Sequencer } from './trading/sequencer.ts';
 import { bucharestDate } from './trading/time.ts';
 import { TradingService } from './trading/trading-service.ts';
 import { CancelOnDisconnect } from './trading/cancel-on-disconnect.ts';
+import { OrderEntry } from './trading/order-entry.ts';
 import { bilateralRoutes } from './http/bilateral.routes.ts';
 import { workflowsRoutes } from './http/workflows.routes.ts';
 import { engineClearing } from './workflows/workflow-environment.ts';
@@ -206,7 +207,8 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     cleanups.push(() => cancelOnDisconnect.close());
     const gateway = await attachGateway(app.server, auth, store, {
       onSubscribe: (principal, destination, reply) => gatewayHooks.onSubscribe?.(principal, destination, reply),
-      onSend: chat.onSend,
+      // SEND: chat messages and order entry over STOMP (issue 16, item 4), by destination.
+      onSend: sendDispatcher({ chatSend: chat.onSend, orderEntry: new OrderEntry({ trading, userOf: (userId) => auth.currentUser(userId) }).onSend }),
       onSessionOpened: chat.onSessionOpened,
       onSessionClosed: chat.onSessionClosed,
       now,

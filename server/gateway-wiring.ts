@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { apiError, ExchangeError, parseDestination } from '../protocol/index.ts';
 import type { AuthService } from './auth/auth-service.ts';
 import { createStompGateway, type Principal, type StompGateway, type StompGatewayOptions } from './gateway/stomp-gateway.ts';
 import type { Store } from './store/store.ts';
@@ -69,4 +70,19 @@ export async function attachGateway(
       return marketId !== undefined && principal.marketIds.includes(marketId);
     },
   });
+}
+
+type SendHook = NonNullable<StompGatewayOptions['onSend']>;
+
+/**
+ * The gateway's one onSend, routing each SEND by its application destination: chat messages
+ * (/app/chat) and order entry (/app/orders). The gateway refuses any other destination before this.
+ */
+export function sendDispatcher(handlers: { chatSend: SendHook; orderEntry: SendHook }): SendHook {
+  return (principal, destination, body, headers, session) => {
+    const parsed = parseDestination(destination);
+    if (parsed?.kind === 'orderEntry') return handlers.orderEntry(principal, destination, body, headers, session);
+    if (parsed?.kind === 'chatSend') return handlers.chatSend(principal, destination, body, headers, session);
+    throw new ExchangeError(apiError('STOMP_DESTINATION_FORBIDDEN', { destination }));
+  };
 }

@@ -122,13 +122,7 @@ export class AuthService {
   async authenticate(token: string): Promise<{ claims: TokenClaims; user: UserRecord }> {
     const cached = this.verifiedTokens.get(token);
     const claims = cached && cached.expiresAt > this.now() ? cached.claims : await this.verifyAndCache(token);
-    let user = this.usersById.get(claims.sub);
-    if (!user) {
-      const found = await this.store.users.findById(claims.sub);
-      if (!found) throw new ExchangeError(apiError('AUTH_TOKEN_INVALID'));
-      user = found;
-      if (found.credentialsVersion >= (this.changedVersions.get(found.id) ?? 0)) this.usersById.set(found.id, found);
-    }
+    const user = await this.currentUser(claims.sub);
     // Checked on every call, cached token or not: a password change drops the user's cached record and
     // notes its new version, so the next request sees it.
     if (claims.credentialsVersion < Math.max(user.credentialsVersion, this.changedVersions.get(user.id) ?? 0)) {
@@ -136,6 +130,19 @@ export class AuthService {
       throw new ExchangeError(apiError('AUTH_TOKEN_REVOKED'));
     }
     return { claims, user };
+  }
+
+  /**
+   * The user's record as authenticate reads it (cached until a credentials change): for a STOMP session,
+   * whose token the gateway checked at CONNECT and keeps checking for expiry.
+   */
+  async currentUser(userId: string): Promise<UserRecord> {
+    const cached = this.usersById.get(userId);
+    if (cached) return cached;
+    const found = await this.store.users.findById(userId);
+    if (!found) throw new ExchangeError(apiError('AUTH_TOKEN_INVALID'));
+    if (found.credentialsVersion >= (this.changedVersions.get(found.id) ?? 0)) this.usersById.set(found.id, found);
+    return found;
   }
 
   private async verifyAndCache(token: string): Promise<VerifiedClaims> {

@@ -508,9 +508,18 @@ export class Connection implements DeliveryTarget {
     if (!parsed) refuse('STOMP_DESTINATION_UNKNOWN', { destination });
     // Clients send only to application destinations; topics and queues are written by the server.
     const onSend = this.ctx.options.onSend;
-    if (parsed.kind !== 'chatSend' || !onSend) refuse('STOMP_DESTINATION_FORBIDDEN', { destination });
-    const result = onSend(this.principalValue!, destination, frame.body.toString('utf8'), { ...frame.headers });
+    if ((parsed.kind !== 'chatSend' && parsed.kind !== 'orderEntry') || !onSend) refuse('STOMP_DESTINATION_FORBIDDEN', { destination });
+    const session = { id: this.id, reply: (queue: string, body: unknown) => this.sendToOwnQueue(queue, body) };
+    const result = onSend(this.principalValue!, destination, frame.body.toString('utf8'), { ...frame.headers }, session);
     return result instanceof Promise ? result : undefined;
+  }
+
+  /** A message to this connection's own subscriptions of a private queue (a reply to one of its SENDs). */
+  private sendToOwnQueue(destination: string, body: unknown): void {
+    if (!this.isOpen || !destination.startsWith('/user/queue/')) return;
+    const ids: Buffer[] = [];
+    for (const subscription of this.subscriptions.values()) if (subscription.destination === destination) ids.push(idBytesOf(subscription.id));
+    if (ids.length > 0) this.sendRaw(new PreparedMessage(destination, this.ctx.nextMessageId(), jsonBody(body)).framesFor(ids));
   }
 
   private handleDisconnect(receipt: string | undefined): void {

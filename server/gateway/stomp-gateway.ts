@@ -10,7 +10,7 @@ import { Connection, jsonBody, PreparedMessage } from './connection.ts';
 import { privateKey, topicKey, SubscriptionRegistry } from './subscriptions.ts';
 import type { ResolvedOptions, StompGateway, StompGatewayOptions } from './types.ts';
 
-export type { Principal, StompGateway, StompGatewayOptions } from './types.ts';
+export type { Principal, SendSession, StompGateway, StompGatewayOptions } from './types.ts';
 
 export const STOMP_SUBPROTOCOL = 'v12.stomp';
 

@@ -28,6 +28,13 @@ export interface SessionEnd {
   connectHeaders: Readonly<Record<string, string>>;
 }
 
+/** The session a SEND came on, for its hook. */
+export interface SendSession {
+  readonly id: string;
+  /** To this session's own subscriptions of the private queue `destination` (none: nothing is sent). */
+  reply(destination: string, body: unknown): void;
+}
+
 export interface StompGatewayOptions {
   /** Upgrades on `path` are taken; on other paths the socket is destroyed (unless another upgrade listener is attached). */
   server: Server;
@@ -39,8 +46,11 @@ export interface StompGatewayOptions {
   authorize(principal: Principal, destination: ParsedDestination): boolean;
   /** Called after a subscription is registered; `reply` sends to that one subscription (a snapshot). */
   onSubscribe?(principal: Principal, destination: string, reply: (body: unknown, headers?: Record<string, string>) => void): void;
-  /** SEND to an application destination (`/app/...`); a thrown ExchangeError becomes an ERROR frame, then close. */
-  onSend?(principal: Principal, destination: string, body: string, headers: Record<string, string>): Promise<void> | void;
+  /**
+   * SEND to an application destination (`/app/...`); a thrown ExchangeError becomes an ERROR frame, then close.
+   * A returned promise holds the session's next frames and its RECEIPT until it settles.
+   */
+  onSend?(principal: Principal, destination: string, body: string, headers: Record<string, string>, session: SendSession): Promise<void> | void;
   /**
    * Called after authentication, before CONNECTED, with the CONNECT headers (credentials removed):
    * a thrown ExchangeError refuses the CONNECT with its code (a header the server does not accept).

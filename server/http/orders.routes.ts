@@ -4,6 +4,7 @@ import { addOrderRequestSchema, apiError, cancelAllRequestSchema, ExchangeError,
 import type { AuthService } from '../auth/auth-service.ts';
 import type { Store } from '../store/store.ts';
 import type { MarketDataPublisher } from '../trading/market-data.ts';
+import { executeOrderCommand } from '../trading/order-commands.ts';
 import type { TradingService } from '../trading/trading-service.ts';
 import { orderUpdateJson } from '../trading/wire.ts';
 import { requireUser } from './auth.routes.ts';
@@ -45,13 +46,13 @@ export function ordersRoutes({ auth, store, trading, marketData, marketOfAsset }
   return async function register(app: FastifyInstance): Promise<void> {
     app.post('/orders', async (request, reply) => {
       const user = await requireUser(auth, request);
-      return sendOrderUpdate(reply, await trading.addOrder(user, parseWith(addOrderRequestSchema, request.body)), 201);
+      return sendOrderUpdate(reply, await executeOrderCommand(trading, user, { type: 'add', order: parseWith(addOrderRequestSchema, request.body) }), 201);
     });
 
     app.patch('/orders/:orderId', async (request, reply) => {
       const user = await requireUser(auth, request);
       const { orderId } = parseWith(orderIdParamsSchema, request.params);
-      return sendOrderUpdate(reply, await trading.modifyOrder(user, orderId, parseWith(modifyOrderRequestSchema, request.body)));
+      return sendOrderUpdate(reply, await executeOrderCommand(trading, user, { type: 'modify', orderId, changes: parseWith(modifyOrderRequestSchema, request.body) }));
     });
 
     /**
@@ -66,11 +67,11 @@ export function ordersRoutes({ auth, store, trading, marketData, marketOfAsset }
       return trading.cancelAll(user, body, key);
     });
 
-    for (const [path, action] of [['cancel', 'cancelOrder'], ['suspend', 'suspendOrder'], ['activate', 'activateOrder']] as const) {
-      app.post(`/orders/:orderId/${path}`, async (request, reply) => {
+    for (const type of ['cancel', 'suspend', 'activate'] as const) {
+      app.post(`/orders/:orderId/${type}`, async (request, reply) => {
         const user = await requireUser(auth, request);
         const { orderId } = parseWith(orderIdParamsSchema, request.params);
-        return sendOrderUpdate(reply, await trading.orderAction(user, orderId, action));
+        return sendOrderUpdate(reply, await executeOrderCommand(trading, user, { type, orderId }));
       });
     }
 
