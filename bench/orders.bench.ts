@@ -15,12 +15,20 @@
  * In the same run and with the same load it first measures the floor (bench/floor-server.ts: Fastify
  * and the journal with nothing of the exchange behind them), so the figures read side by side.
  *
+ * STOMP mode (`BENCH_TRANSPORT=stomp`, `npm run bench:orders -- --transport=stomp` or `npm run bench:orders:stomp`):
+ * the exchange's load comes over STOMP instead: each connection is a STOMP session (CONNECT, SUBSCRIBE to
+ * /user/queue/order-replies) sending each order as a SEND to /app/orders with a receipt, the next one
+ * as soon as the RECEIPT arrives (closed loop, one command in flight per session). Acknowledged = a
+ * RECEIPT whose reply was ok; latency from SEND to RECEIPT. The floor stays REST (Fastify + journal), so
+ * the ratio reads against the same floor; the last line ends with `transport=stomp`.
+ *
  * Environment: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (default 64), BENCH_LOAD_PROCESSES (default 2),
  * BENCH_FLOOR=0 (skip the floor), BENCH_FLOOR_HTTP=node (the floor on node:http instead of Fastify), BENCH_CPU_PROF=1 (the servers' CPU profiles to .tmp/prof).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { WebSocket } from 'ws';
 import { percentile, startBenchServer, type BenchServer } from './bench-server.ts';
 
 const assets = ['GSPOT-DA', 'GSPOT-WD', 'ESPOT-DA-BASE', 'ESPOT-DA-PEAK', 'GFWD-M-2027-01', 'EFWD-M-2027-01-BASE'];
@@ -31,8 +39,10 @@ interface Trader {
 }
 
 /** Parent → load process. */
+type Transport = 'rest' | 'stomp';
+
 type Command =
-  | { type: 'setup'; port: number; traders: Trader[]; connections: number[]; processIndex: number; processCount: number; runId: string }
+  | { type: 'setup'; port: number; traders: Trader[]; connections: number[]; processIndex: number; processCount: number; runId: string; transport: Transport }
   | { type: 'measure' }
   | { type: 'stop' };
 
@@ -117,6 +127,121 @@ class OrderConnection {
   }
 }
 
+/** An order's answer as the load loop counts it: acknowledged, or refused with a code. */
+interface Answer {
+  ok: boolean;
+  code: string;
+  elapsedMs: number;
+}
+
+/** What the load loop needs of a connection, whichever the transport. */
+interface LoadConnection {
+  order(n: number, body: ReturnType<typeof orderBody>, token: string): Promise<Answer>;
+  close(): void;
+}
+
+/** REST: POST /orders on a keep-alive connection. */
+class RestLoadConnection implements LoadConnection {
+  constructor(private readonly connection: OrderConnection) {}
+
+  static async open(port: number): Promise<RestLoadConnection> {
+    return new RestLoadConnection(await OrderConnection.open(port));
+  }
+
+  async order(_n: number, body: ReturnType<typeof orderBody>, token: string): Promise<Answer> {
+    const answer = await this.connection.post('/session/api/orders', JSON.stringify(body), token);
+    if (answer.status === 201) return { ok: true, code: '', elapsedMs: answer.elapsedMs };
+    const code = (JSON.parse(answer.body.toString()) as { error?: { code?: string } }).error?.code ?? String(answer.status);
+    return { ok: false, code, elapsedMs: answer.elapsedMs };
+  }
+
+  close(): void {
+    this.connection.close();
+  }
+}
+
+/**
+ * STOMP: one session over a ws WebSocket (its own user's token), subscribed to its order replies;
+ * each order a SEND to /app/orders with a receipt. The reply comes before the RECEIPT on the socket.
+ */
+class StompLoadConnection implements LoadConnection {
+  private started = 0;
+  private lastReply = '';
+  private waiting: { receipt: string; resolve: (answer: Answer) => void } | null = null;
+  /** Before the first order: the answer CONNECT or SUBSCRIBE waits for. */
+  private expected: { answer: RegExp; resolve: () => void } | null = null;
+
+  private constructor(private readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      // A WebSocket message holds whole frames; JSON bodies hold no NUL.
+      for (const frame of String(data).split('\0')) if (frame.trim() !== '') this.onFrame(frame.replace(/^\n+/, ''));
+    });
+    ws.on('error', (error) => {
+      throw error;
+    });
+  }
+
+  static async open(port: number, token: string): Promise<StompLoadConnection> {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/session/ws`, ['v12.stomp'], { perMessageDeflate: false });
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    const connection = new StompLoadConnection(ws);
+    await connection.exchange(`CONNECT\naccept-version:1.2\nhost:exchange\nheart-beat:0,0\nAuthorization:Bearer ${token}\n\n\0`, /^CONNECTED\n/);
+    await connection.exchange(`SUBSCRIBE\nid:0\ndestination:/user/queue/order-replies\nreceipt:subscribed\n\n\0`, /^RECEIPT\nreceipt-id:subscribed\n/);
+    return connection;
+  }
+
+  order(n: number, body: ReturnType<typeof orderBody>): Promise<Answer> {
+    const receipt = String(n);
+    const json = JSON.stringify({ type: 'add', correlationId: receipt, order: body });
+    return new Promise((resolve) => {
+      this.waiting = { receipt, resolve };
+      this.lastReply = '';
+      this.started = performance.now();
+      this.ws.send(`SEND\ndestination:/app/orders\nreceipt:${receipt}\ncontent-type:application/json\ncontent-length:${Buffer.byteLength(json)}\n\n${json}\0`);
+    });
+  }
+
+  close(): void {
+    this.ws.terminate();
+  }
+
+  /** Sends a frame and waits for the first answer matching `answer` (an ERROR throws). */
+  private exchange(frame: string, answer: RegExp): Promise<void> {
+    return new Promise((resolve) => {
+      this.expected = { answer, resolve };
+      this.ws.send(frame);
+    });
+  }
+
+  private onFrame(frame: string): void {
+    if (frame.startsWith('ERROR')) throw new Error(`STOMP ERROR: ${frame}`);
+    if (this.waiting === null) {
+      if (this.expected?.answer.test(frame)) {
+        const { resolve } = this.expected;
+        this.expected = null;
+        resolve();
+      }
+      return;
+    }
+    if (frame.startsWith('MESSAGE\n')) {
+      this.lastReply = frame.slice(frame.indexOf('\n\n') + 2);
+    } else if (frame.startsWith('RECEIPT\n')) {
+      const elapsedMs = performance.now() - this.started;
+      const { receipt, resolve } = this.waiting;
+      if (!frame.includes(`\nreceipt-id:${receipt}\n`) && !frame.endsWith(`receipt-id:${receipt}`)) throw new Error(`unexpected receipt: ${frame}`);
+      this.waiting = null;
+      const ok = this.lastReply.startsWith('{"ok":true');
+      const code = ok ? '' : ((JSON.parse(this.lastReply || '{}') as { code?: string }).code ?? 'NO_REPLY');
+      resolve({ ok, code, elapsedMs });
+    } else {
+      throw new Error(`unexpected frame: ${frame.slice(0, 200)}`);
+    }
+  }
+}
+
 /** A load process: its share of the connections, each in a closed loop until told to stop. */
 async function runLoad(): Promise<void> {
   const setup = await new Promise<Extract<Command, { type: 'setup' }>>((resolve) => {
@@ -133,22 +258,25 @@ async function runLoad(): Promise<void> {
   let cpuMs = 0;
   const refusals = new Map<string, number>();
   const latencies: number[] = [];
-  const connections = await Promise.all(setup.connections.map(() => OrderConnection.open(setup.port)));
+  const connections: LoadConnection[] = await Promise.all(
+    setup.connections.map((globalIndex) =>
+      setup.transport === 'stomp' ? StompLoadConnection.open(setup.port, setup.traders[globalIndex % setup.traders.length]!.token) : RestLoadConnection.open(setup.port),
+    ),
+  );
 
-  async function loop(connection: OrderConnection, globalIndex: number): Promise<void> {
+  async function loop(connection: LoadConnection, globalIndex: number): Promise<void> {
     const trader = setup.traders[globalIndex % setup.traders.length]!;
     while (running) {
       // Processes take interleaved order numbers, so together they send exactly the single-process sequence's mix.
       const n = setup.processIndex + setup.processCount * local++;
-      const answer = await connection.post('/session/api/orders', JSON.stringify(orderBody(n, setup.runId, trader)), trader.token);
+      const answer = await connection.order(n, orderBody(n, setup.runId, trader), trader.token);
       if (!measuring) continue;
-      if (answer.status === 201) {
+      if (answer.ok) {
         acked++;
         latencies.push(answer.elapsedMs);
       } else {
         refused++;
-        const code = (JSON.parse(answer.body.toString()) as { error?: { code?: string } }).error?.code ?? String(answer.status);
-        refusals.set(code, (refusals.get(code) ?? 0) + 1);
+        refusals.set(answer.code, (refusals.get(answer.code) ?? 0) + 1);
       }
     }
   }
@@ -185,7 +313,7 @@ interface Measured {
 }
 
 /** Load processes against `server` for the settings' warm-up and measuring time. */
-async function measure(server: BenchServer, traders: Trader[], settings: { seconds: number; concurrency: number; processCount: number; warmupSeconds: number }): Promise<Measured> {
+async function measure(server: BenchServer, traders: Trader[], settings: { seconds: number; concurrency: number; processCount: number; warmupSeconds: number }, transport: Transport = 'rest'): Promise<Measured> {
   const { seconds, concurrency, processCount, warmupSeconds } = settings;
   const loads: ChildProcess[] = [];
   try {
@@ -207,7 +335,7 @@ async function measure(server: BenchServer, traders: Trader[], settings: { secon
         }),
       );
       const connections = Array.from({ length: concurrency }, (_, index) => index).filter((index) => index % processCount === processIndex);
-      const setup: Command = { type: 'setup', port: server.port, traders, connections, processIndex, processCount, runId };
+      const setup: Command = { type: 'setup', port: server.port, traders, connections, processIndex, processCount, runId, transport };
       child.once('message', (m: Report) => m.type === 'started' && child.send(setup));
     }
     await Promise.all(ready);
@@ -249,15 +377,26 @@ function report(label: string, measured: Measured): void {
  * The line for scripts: the exchange, the floor of the same run and their ratio (acknowledged orders/s
  * of the exchange over the floor's). Without the floor (BENCH_FLOOR=0) its fields read `-`.
  */
-function summaryLine(exchange: Pick<Measured, 'ackedPerSecond' | 'p50' | 'p99'>, floor: Pick<Measured, 'ackedPerSecond' | 'p99'> | null): string {
+function summaryLine(exchange: Pick<Measured, 'ackedPerSecond' | 'p50' | 'p99'>, floor: Pick<Measured, 'ackedPerSecond' | 'p99'> | null, transport: Transport): string {
   const ratio = floor && floor.ackedPerSecond > 0 ? (exchange.ackedPerSecond / floor.ackedPerSecond).toFixed(2) : '-';
   return (
     `bench:orders acked_per_s=${exchange.ackedPerSecond} p50_ms=${exchange.p50.toFixed(2)} p99_ms=${exchange.p99.toFixed(2)} ` +
-    `floor_per_s=${floor ? floor.ackedPerSecond : '-'} floor_p99_ms=${floor ? floor.p99.toFixed(2) : '-'} ratio=${ratio}`
+    `floor_per_s=${floor ? floor.ackedPerSecond : '-'} floor_p99_ms=${floor ? floor.p99.toFixed(2) : '-'} ratio=${ratio}` +
+    // REST's line stays as it always was; STOMP's says so.
+    (transport === 'stomp' ? ' transport=stomp' : '')
   );
 }
 
+/** The exchange's transport: BENCH_TRANSPORT or `--transport=`; REST by default. */
+function transportOf(): Transport {
+  const argument = process.argv.find((arg) => arg.startsWith('--transport='))?.slice('--transport='.length);
+  const value = argument ?? process.env.BENCH_TRANSPORT ?? 'rest';
+  if (value !== 'rest' && value !== 'stomp') throw new Error(`unknown transport ${value}: rest or stomp`);
+  return value;
+}
+
 async function runBench(): Promise<void> {
+  const transport = transportOf();
   const settings = {
     seconds: Number(process.env.BENCH_SECONDS ?? 10),
     concurrency: Number(process.env.BENCH_CONCURRENCY ?? 64),
@@ -266,7 +405,7 @@ async function runBench(): Promise<void> {
   };
   settings.processCount = Math.max(1, Math.min(settings.concurrency, Number(process.env.BENCH_LOAD_PROCESSES ?? 2)));
   console.log(
-    `concurrency ${settings.concurrency} over ${settings.processCount} load process(es), ${settings.seconds} s measured after ${settings.warmupSeconds} s warm-up; each server in its own process, journal fdatasync per group commit`,
+    `concurrency ${settings.concurrency} over ${settings.processCount} load process(es)${transport === 'stomp' ? ' (the exchange over STOMP sessions, the floor over REST)' : ''}, ${settings.seconds} s measured after ${settings.warmupSeconds} s warm-up; each server in its own process, journal fdatasync per group commit`,
   );
 
   // The floor first, with the same load: Fastify and the journal alone (bench/floor-server.ts).
@@ -287,9 +426,9 @@ async function runBench(): Promise<void> {
       { token: await server.signIn('broker1'), clients: ['RO-HIDRO', 'RO-GAZEST'] },
       { token: await server.signIn('broker2'), clients: ['RO-TERMO'] },
     ];
-    const measured = await measure(server, traders, settings);
-    report(`exchange (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'} read models)`, measured);
-    console.log(summaryLine(measured, floorMeasured));
+    const measured = await measure(server, traders, settings, transport);
+    report(`exchange (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'} read models${transport === 'stomp' ? ', orders over STOMP' : ''})`, measured);
+    console.log(summaryLine(measured, floorMeasured, transport));
   } finally {
     await server.stop();
   }
