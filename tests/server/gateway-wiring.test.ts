@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { destinations, TOKEN_MAX_AGE_SECONDS } from '../../protocol/index.ts';
 import { createConnection, type ConnectionState, type StreamError } from '../../streams/connection.ts';
+import { sendDispatcher } from '../../server/gateway-wiring.ts';
+import type { Principal, SendSession } from '../../server/gateway/stomp-gateway.ts';
 import { startTestServer, type TestServer } from '../helpers/test-server.ts';
 import { realSocketFactory } from '../streams/real-socket.ts';
 
@@ -143,5 +145,26 @@ describe('sessions per user (MAX_SESSIONS_PER_USER)', () => {
         await server.server.close();
       }
     }
+  });
+});
+
+describe('sendDispatcher', () => {
+  const principal: Principal = { userId: 'u1', username: 'u1', roles: [], clientCodes: [], marketIds: [] };
+  const session: SendSession = { id: 's1', reply: () => {} };
+
+  it('hands each SEND to the handler of its destination, with the session', async () => {
+    const calls: string[] = [];
+    const dispatch = sendDispatcher({
+      chatSend: (_p, destination, body) => void calls.push(`chat ${destination} ${body}`),
+      orderEntry: async (_p, destination, body, _h, s) => void calls.push(`orders ${destination} ${body} ${s.id}`),
+    });
+    await dispatch(principal, destinations.orderEntry, '{"a":1}', {}, session);
+    await dispatch(principal, destinations.chatSend, 'hi', {}, session);
+    expect(calls).toEqual(['orders /app/orders {"a":1} s1', 'chat /app/chat hi']);
+  });
+
+  it('refuses any other destination with STOMP_DESTINATION_FORBIDDEN', () => {
+    const dispatch = sendDispatcher({ chatSend: () => {}, orderEntry: () => {} });
+    expect(() => dispatch(principal, destinations.myOrders, '{}', {}, session)).toThrow(expect.objectContaining({ code: 'STOMP_DESTINATION_FORBIDDEN' }));
   });
 });
