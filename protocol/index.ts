@@ -16,3 +16,4 @@ export * from './audit.ts';
 export * from './participants.ts';
 export * from './operator.ts';
 export * from './order-entry.ts';
+export * from './order-timeline.ts';

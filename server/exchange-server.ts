@@ -26,6 +26,7 @@ import { accountRoutes } from './http/account.routes.ts';
 import { API_PREFIX, createHttpApp } from './http/app.ts';
 import type { HttpTimeouts } from './http/connection-guard.ts';
 import { orderHistoryRoutes } from './http/order-history.routes.ts';
+import { orderTimelineRoutes } from './http/order-timeline.routes.ts';
 import { ordersRoutes } from './http/orders.routes.ts';
 import { workspacesRoutes } from './http/workspaces.routes.ts';
 import { lockDataDir } from './store/data-dir-lock.ts';
@@ -241,6 +242,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     await app.register(ordersRoutes({ auth, store, trading, marketData, marketOfAsset }), { prefix: API_PREFIX });
     await app.register(bilateralRoutes({ auth, trading, marketOfAsset }), { prefix: API_PREFIX });
     await app.register(orderHistoryRoutes({ auth, store, projector, marketOfAsset }), { prefix: API_PREFIX });
+    await app.register(orderTimelineRoutes({ auth, store, projector, marketOfAsset }), { prefix: API_PREFIX });
     await app.register(workspacesRoutes({ auth, store }), { prefix: API_PREFIX });
     await app.register(accountRoutes({ auth, store, sequencer, projector, assets }), { prefix: API_PREFIX });
     await app.register(chatRoutes({ auth, chat }), { prefix: API_PREFIX });

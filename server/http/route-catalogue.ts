@@ -38,6 +38,7 @@ import {
 import { serverHealthSchema } from '../../protocol/health.ts';
 import { bookSnapshotSchema, orderSchema, orderUpdateSchema } from '../../protocol/market-data.ts';
 import { orderEventsResponseSchema, orderHistoryPageSchema, orderHistoryQuerySchema } from '../../protocol/order-history.ts';
+import { orderTimelineSchema } from '../../protocol/order-timeline.ts';
 import { addOrderRequestSchema, cancelAllRequestSchema, cancelAllResultSchema, modifyOrderRequestSchema, orderIdParamsSchema } from '../../protocol/orders.ts';
 import { assetSpecificationSchema, marketSchema, ringSchema } from '../../protocol/reference.ts';
 import {
@@ -145,6 +146,7 @@ export const routeCatalogue: Record<string, RouteDescription> = {
   'GET /orders/mine': { tag: 'orders', summary: "The user's orders (live, or with history).", query: ordersQuerySchema, response: z.strictObject({ items: z.array(orderSchema), seq: z.number().int() }) },
   'GET /orders/history': { tag: 'orders', summary: 'Order history, filtered and paged.', query: orderHistoryQuerySchema, response: orderHistoryPageSchema },
   'GET /orders/:orderId/events': { tag: 'orders', summary: "An order's events: entry, changes, fills.", params: orderIdParamsSchema, response: orderEventsResponseSchema },
+  'GET /orders/:orderId/timeline': { tag: 'orders', summary: "An order's timeline: entry, changes, fills, clearing, settlement and workflows of its trades (counterparties anonymous).", params: orderIdParamsSchema, response: orderTimelineSchema },
 
   'GET /transactions': { tag: 'market-data', summary: 'Transactions: all, or the user\'s.', query: transactionsQuerySchema },
   'GET /books/:assetId': { tag: 'market-data', summary: 'The last published book of an asset.', params: assetParamsSchema, response: bookSnapshotSchema },

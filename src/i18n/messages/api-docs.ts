@@ -78,6 +78,7 @@ export const routeSummariesRo: Record<string, string> = {
   getOrdersMine: 'Ordinele utilizatorului (active sau cu istoric).',
   getOrdersHistory: 'Istoricul ordinelor, filtrat și paginat.',
   getOrdersOrderIdEvents: 'Evenimentele unui ordin: introducere, modificări, executări.',
+  getOrdersOrderIdTimeline: 'Cronologia unui ordin: introducere, modificări, executări, compensarea, decontarea și fluxurile tranzacțiilor sale (contrapărțile rămân anonime).',
   getTransactions: 'Tranzacțiile: toate sau ale utilizatorului.',
   getBooksAssetId: 'Ultima carte de ordine publicată a unui activ.',
   getAssetsAssetIdStats: 'Statisticile de ședință ale unui activ.',
