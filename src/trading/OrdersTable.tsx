@@ -14,6 +14,7 @@ import type { OrderTicketRequest } from './OrderDialog.tsx';
 import { CancelAllButton } from './orders/CancelAllButton.tsx';
 import { OrderEventsDialog } from './orders/OrderEventsDialog.tsx';
 import { OrdersDialogButton } from './orders/OrdersDialog.tsx';
+import { OrderTimelineButton } from './timeline/OrderTimelineButton.tsx';
 
 export interface OrdersTableProps {
   /** The user's open orders with what each one's lifecycle allows (useMyOpenOrders). */
@@ -123,6 +124,7 @@ export function OrdersTable({ orders, assets, assetId, onAction, label }: Orders
             {action(say('ordersHistory.history'), <HistoryIcon />, () => setHistoryOf(o.orderId), {
               name: intl.formatMessage({ id: 'ordersHistory.historyOf' }, { orderId: o.orderId }),
             })}
+            <OrderTimelineButton orderId={o.orderId} assets={assets} variant="icon" />
           </span>
         );
       },

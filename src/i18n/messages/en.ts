@@ -5,6 +5,7 @@ import { workflowsEn } from './workflows.ts';
 import { layoutEn } from './layout.ts';
 import { notificationsEn } from './notifications.ts';
 import { ordersHistoryEn } from './orders-history.ts';
+import { orderTimelineEn } from './order-timeline.ts';
 import { sessionPanelsEn } from './session-panels.ts';
 import { sessionEn } from './session.ts';
 import { ticketEn } from './ticket.ts';
@@ -755,6 +756,7 @@ export const en = {
   ...sessionPanelsEn,
   ...sessionEn,
   ...ordersHistoryEn,
+  ...orderTimelineEn,
   ...notificationsEn,
   ...accountEn,
   ...ticketEn,

@@ -6,6 +6,7 @@ import { layoutRo } from './layout.ts';
 import type { MessageKey } from './en.ts';
 import { notificationsRo } from './notifications.ts';
 import { ordersHistoryRo } from './orders-history.ts';
+import { orderTimelineRo } from './order-timeline.ts';
 import { sessionPanelsRo } from './session-panels.ts';
 import { sessionRo } from './session.ts';
 import { ticketRo } from './ticket.ts';
@@ -758,6 +759,7 @@ export const ro: Record<MessageKey, string> = {
   ...sessionPanelsRo,
   ...sessionRo,
   ...ordersHistoryRo,
+  ...orderTimelineRo,
   ...notificationsRo,
   ...accountRo,
   ...ticketRo,

@@ -9,6 +9,7 @@ import { formatApiError } from '../../i18n/format-error.ts';
 import { formatExchangeDateTime, formatMinor } from '../../i18n/format.ts';
 import type { MessageKey } from '../../i18n/messages/index.ts';
 import { orderHistoryApi, type OrderHistoryApi } from './orders-history.api.ts';
+import { OrderTimelineButton } from '../timeline/OrderTimelineButton.tsx';
 import './Orders.css';
 
 export const eventKindLabel: Record<OrderEvent['kind'], MessageKey> = {
@@ -111,6 +112,9 @@ function OrderEvents({ orderId, assets, api }: { orderId: string; assets: readon
           <FormattedMessage id={orderStatusLabelKey(order.status)} />
         </dd>
       </dl>
+      <p>
+        <OrderTimelineButton orderId={order.orderId} assets={assets} />
+      </p>
       <ol className="order-events" aria-label={intl.formatMessage({ id: 'ordersHistory.events.list' })}>
         {events.map((event, index) => (
           <li key={index} className={`order-event order-event-${tone[event.kind] ?? 'info'}`} data-kind={event.kind}>

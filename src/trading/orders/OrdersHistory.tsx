@@ -10,6 +10,7 @@ import { enumLabelKey, orderStatusLabelKey } from '../../i18n/enum-labels.ts';
 import { formatApiError } from '../../i18n/format-error.ts';
 import { formatCalendarDate, formatExchangeDateTime, formatMinor } from '../../i18n/format.ts';
 import { OrderEventsDialog } from './OrderEventsDialog.tsx';
+import { OrderTimelineButton } from '../timeline/OrderTimelineButton.tsx';
 import { noFilters, orderHistoryApi, type OrderHistoryApi, type OrderHistoryFilters } from './orders-history.api.ts';
 import './Orders.css';
 import { useLocalName } from '../../i18n/reference-names.ts';
@@ -108,14 +109,17 @@ export function OrdersHistory({ markets, assets, clientCodes, initialFilters, ap
       id: 'actions',
       header: <FormattedMessage id="orders.actions" />,
       cell: (o) => (
-        <button
-          type="button"
-          className="button button-small button-secondary"
-          onClick={() => setHistoryOf(o.orderId)}
-          aria-label={intl.formatMessage({ id: 'ordersHistory.historyOf' }, { orderId: o.orderId })}
-        >
-          <FormattedMessage id="ordersHistory.history" />
-        </button>
+        <span className="row-actions">
+          <button
+            type="button"
+            className="button button-small button-secondary"
+            onClick={() => setHistoryOf(o.orderId)}
+            aria-label={intl.formatMessage({ id: 'ordersHistory.historyOf' }, { orderId: o.orderId })}
+          >
+            <FormattedMessage id="ordersHistory.history" />
+          </button>
+          <OrderTimelineButton orderId={o.orderId} assets={assets} />
+        </span>
       ),
     },
   ];
