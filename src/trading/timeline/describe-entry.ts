@@ -1,6 +1,6 @@
 import type { IntlShape } from 'react-intl';
 import type { Locale, ValidityType } from '../../../protocol/enums.ts';
-import type { OrderTimelineChange, OrderTimelineEntry } from '../../../protocol/order-timeline.ts';
+import type { OrderTimelineChange, OrderTimelineEntry, TimelineActor, TimelineObligation } from '../../../protocol/order-timeline.ts';
 import type { WorkflowKind } from '../../../protocol/workflows.ts';
 import { enumLabelKey } from '../../i18n/enum-labels.ts';
 import { formatCalendarDate, formatExchangeDateTime, formatMinor } from '../../i18n/format.ts';
@@ -38,6 +38,15 @@ const workflowTab: Record<WorkflowKind, string> = {
   marginActivation: 'transactions',
   contract: 'transaction-contracts',
   whitelist: 'whitelist-requests',
+};
+
+const directionLabels: Record<TimelineObligation['direction'], MessageKey> = { pay: 'orderTimeline.direction.pay', receive: 'orderTimeline.direction.receive' };
+
+const actorLabels: Record<TimelineActor, MessageKey> = {
+  ownSide: 'orderTimeline.actor.ownSide',
+  counterparty: 'orderTimeline.actor.counterparty',
+  exchange: 'orderTimeline.actor.exchange',
+  system: 'orderTimeline.actor.system',
 };
 
 const say = (intl: IntlShape, id: MessageKey, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
@@ -139,7 +148,7 @@ export function describeEntry(format: EntryFormat, entry: OrderTimelineEntry): E
           ...entry.obligations.map((obligation) =>
             say(intl, 'orderTimeline.obligation', {
               kind: say(intl, `clearing.obligationKind.${obligation.kind}` as MessageKey),
-              direction: say(intl, `orderTimeline.direction.${obligation.direction}`),
+              direction: say(intl, directionLabels[obligation.direction]),
               amount: formatAmount(intl, obligation.amount, format.amountDecimals, obligation.currency),
               dueDate: formatCalendarDate(intl, obligation.dueDate),
               status: say(intl, `clearing.obligationStatus.${obligation.status}` as MessageKey),
@@ -158,10 +167,10 @@ export function describeEntry(format: EntryFormat, entry: OrderTimelineEntry): E
           say(intl, 'orderTimeline.workflow', {
             transactionId: entry.transactionId,
             status: statusKey ? say(intl, statusKey) : entry.status,
-            initiator: say(intl, `orderTimeline.actor.${entry.initiatedBy}`),
+            initiator: say(intl, actorLabels[entry.initiatedBy]),
           }),
           ...(entry.lastAction
-            ? [say(intl, 'orderTimeline.workflowLast', { action: actionKey ? say(intl, actionKey) : entry.lastAction.action, actor: say(intl, `orderTimeline.actor.${entry.lastAction.by}`), at: exchangeTime(intl, entry.lastAction.at) })]
+            ? [say(intl, 'orderTimeline.workflowLast', { action: actionKey ? say(intl, actionKey) : entry.lastAction.action, actor: say(intl, actorLabels[entry.lastAction.by]), at: exchangeTime(intl, entry.lastAction.at) })]
             : []),
         ],
         link: { href: tab(workflowTab[entry.workflowKind]), label: say(intl, 'orderTimeline.link.workflow') },
