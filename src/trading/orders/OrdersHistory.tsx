@@ -118,7 +118,7 @@ export function OrdersHistory({ markets, assets, clientCodes, initialFilters, ap
           >
             <FormattedMessage id="ordersHistory.history" />
           </button>
-          <OrderTimelineButton orderId={o.orderId} assets={assets} />
+          <OrderTimelineButton orderId={o.orderId} assets={assets} variant="icon" />
         </span>
       ),
     },
