@@ -38,7 +38,7 @@ describe('the API documentation page', () => {
     expect(routes.find((route) => route.operationId === 'postLogin')?.auth).toBe(false);
     expect(routes.find((route) => route.operationId === 'postOrders')?.auth).toBe(true);
     const channels = apiChannelsOf(asyncapi as unknown as Parameters<typeof apiChannelsOf>[0]);
-    expect(channels.filter((channel) => channel.send).map((channel) => channel.address)).toEqual(['/app/chat']);
+    expect(channels.filter((channel) => channel.send).map((channel) => channel.address)).toEqual(['/app/chat', '/app/orders']);
   });
 
   it('lists every route grouped by tag, and the STOMP destinations, in Romanian', async () => {
