@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { destinations, notificationSchema, type Notification } from '../../../protocol/index.ts';
 import { participantChangeSchema, participantListSchema, type Participant } from '../../../protocol/participants.ts';
+import { workflowRoutes } from '../../../protocol/workflows.ts';
 import { connectCollector, type CollectingClient } from '../../helpers/stomp-test-client.ts';
 import { startTestServer, type TestServer } from '../../helpers/test-server.ts';
 
@@ -133,6 +134,24 @@ describe('/admin/participants', () => {
     expect((await t.post('/orders', order('RO-TERMO'), broker2)).status).toBe(201);
   });
 
+  it('a pending OTC deal of a suspended client is refused at approval and goes through once reinstated', async () => {
+    const draft = {
+      clientCode: 'RO-HIDRO', partnerClientCode: 'RO-TERMO', assetId: 'GFWD-M-2027-01', way: 'bid', qty: 1000, price: 15000,
+      firstDeliveryDate: '2027-01-01', lastDeliveryDate: '2027-01-31', noDeliveryDays: 31,
+    };
+    const created = await t.post(workflowRoutes.otc, draft, broker1);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.instanceId as string;
+    expect((await t.post(workflowRoutes.action(id), { action: 'activate', version: 1 }, broker1)).body.status).toBe('awaiting_partner_accept');
+    expect((await t.post(workflowRoutes.action(id), { action: 'acceptActivation' }, broker2)).body.status).toBe('awaiting_admin_approval');
+    expect((await t.post('/admin/participants/client/RO-TERMO/suspend', { reason: 'OTC' }, admin)).status).toBe(200);
+    const refused = await t.post(workflowRoutes.action(id), { action: 'approve' }, admin);
+    expect(refused.body.error).toEqual({ code: 'PARTICIPANT_SUSPENDED', params: { participant: 'RO-TERMO' } });
+    expect((await t.get(`/workflows/${id}`, admin)).body.status).toBe('awaiting_admin_approval');
+    expect((await emptyPost(t, '/admin/participants/client/RO-TERMO/reinstate', admin)).status).toBe(200);
+    expect((await t.post(workflowRoutes.action(id), { action: 'approve' }, admin)).body).toMatchObject({ status: 'finalized', data: { transactionId: expect.any(String) } });
+  });
+
   it('answers PARTICIPANT_NOT_FOUND for an unknown client or broker, and a non-broker user is no broker', async () => {
     const unknown = await t.post('/admin/participants/client/RO-NOBODY/suspend', { reason: 'x' }, admin);
     expect([unknown.status, unknown.body.error]).toEqual([404, { code: 'PARTICIPANT_NOT_FOUND', params: { participant: 'RO-NOBODY' } }]);
@@ -149,6 +168,8 @@ describe('/admin/participants', () => {
       ['participant.suspend', `broker:${broker1Id}`, 'refused', 'PARTICIPANT_ALREADY_SUSPENDED'],
       ['participant.reinstate', `broker:${broker1Id}`, 'ok', null],
       ['participant.reinstate', `broker:${broker1Id}`, 'refused', 'PARTICIPANT_NOT_SUSPENDED'],
+      ['participant.suspend', 'client:RO-TERMO', 'ok', null],
+      ['participant.reinstate', 'client:RO-TERMO', 'ok', null],
       ['participant.suspend', 'client:RO-TERMO', 'ok', null],
       ['participant.reinstate', 'client:RO-TERMO', 'ok', null],
       ['participant.suspend', 'client:RO-NOBODY', 'refused', 'PARTICIPANT_NOT_FOUND'],
