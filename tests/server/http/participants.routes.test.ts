@@ -114,6 +114,8 @@ describe('/admin/participants', () => {
     expect(reinstated.status).toBe(200);
     expect(reinstated.body).toMatchObject({ cancelledOrders: 0, participant: { suspended: false, suspendedAt: null, reason: null } });
     expect((await t.post('/orders', order('RO-HIDRO'), broker1)).status).toBe(201);
+    const told = await collector.waitFor<Notification>(destinations.notifications, (list) => list.some((n) => n.messageKey === 'notifications.participantReinstated'));
+    expect(told.find((n) => n.messageKey === 'notifications.participantReinstated')).toMatchObject({ kind: 'system', values: { participant: broker1Id, participantKind: 'broker' } });
     const notSuspended = await emptyPost(t, `/admin/participants/broker/${broker1Id}/reinstate`, admin);
     expect(notSuspended.status).toBe(409);
   });
