@@ -54,6 +54,8 @@ import { contractsRoutes } from './http/contracts.routes.ts';
 import { whitelistRoutes } from './http/whitelist.routes.ts';
 import { ContractService } from './workflows/contracts.ts';
 import { WhitelistService } from './workflows/whitelist.ts';
+import { participantsRoutes } from './http/participants.routes.ts';
+import { ParticipantService } from './participants/participant-service.ts';
 
 export interface ExchangeServerOptions {
   port: number;
@@ -115,6 +117,8 @@ export interface ExchangeServer {
   workflows: WorkflowService;
   /** The audit trail: operator, workflow and security events (issue 16). */
   audit: AuditLog;
+  /** Clients and brokers with their suspension; the operator suspends and reinstates them (issue 16). */
+  participants: ParticipantService;
   close(): Promise<void>;
 }
 
@@ -284,6 +288,14 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     workflows.registerKind('whitelist', (action) => whitelist.sideEffects(action));
     await app.register(contractsRoutes({ auth, contracts }), { prefix: API_PREFIX });
     await app.register(whitelistRoutes({ auth, whitelist }), { prefix: API_PREFIX });
+    // Participant suspension (issue 16, item 6): journaled engine commands, audited routes.
+    const participants = new ParticipantService({
+      db: store.db,
+      sequencer,
+      usersOfClient: (clientCode) => usersOfClient.get(clientCode) ?? [],
+      notify: (userIds, change, at) => notifications.participantChanged(userIds, change, at),
+    });
+    await app.register(participantsRoutes({ auth, participants, audit }), { prefix: API_PREFIX });
     sequencer.onEvents((events, entry, _result, seq) => {
       marketData.onEvents(events, seq);
       notifications.onEvents(events, 'actor' in entry.command ? entry.command.actor : undefined);
@@ -318,6 +330,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       settlement,
       workflows,
       audit,
+      participants,
       async close() {
         // Writes what it can; a database that is away is not waited for (the restart re-projects from the watermark).
         await projector.settled().catch(() => {});

@@ -8,7 +8,7 @@ import { ExpiryHeap } from './heap.ts';
 import { OrderIndex } from './order-index.ts';
 import { BID } from './sides.ts';
 import type { Level } from './book.ts';
-import type { AssetState, ClientState, MarketState, OrderState } from './state.ts';
+import { ParticipantSuspensions, type AssetState, type ClientState, type MarketState, type OrderState } from './state.ts';
 import type { CancelAllRefusal, CancelReason, EngineEvent, OrderEventKind, TransactionRecord } from './types.ts';
 
 const NO_EVENTS: EngineEvent[] = [];
@@ -26,6 +26,8 @@ export class EngineState {
   readonly transactions = new Map<number, TransactionRecord>();
   /** Active whitelist relations, both ways: client code -> its partners (bilateral assets). */
   readonly relations = new Map<string, Set<string>>();
+  /** Clients and brokers the operator suspended (participants.ts, rules/participant-suspension.ts). */
+  readonly suspensions = new ParticipantSuspensions();
   /** Value and margin of the order being added at its full quantity (see clearing.ts reserve()). */
   hintQty = -1;
   hintValue = 0;

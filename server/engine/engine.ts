@@ -10,16 +10,19 @@
  */
 import { apiError } from '../../protocol/error-codes.ts';
 import type { SessionPhase, Way } from '../../protocol/enums.ts';
+import type { ParticipantKind } from '../../protocol/participants.ts';
 import { upsertAsset, upsertClient, upsertMarket, setSettlementPrice } from './configuration.ts';
 import { EngineState } from './engine-state.ts';
 import { computeStateHash } from './hash.ts';
 import type { EngineInternals } from './internals.ts';
 import type { UncrossSimulation } from './matching.ts';
 import { cancelAll } from './cancel-all.ts';
+import { reinstateParticipant, suspendParticipant } from './participants.ts';
 import { activateOrder, addOrder, cancelOrder, modifyOrder, suspendOrder } from './orders.ts';
 import * as queries from './queries.ts';
 import { refuse, type Refusal } from './refusal.ts';
 import { operatorSession, setPhase, settleSessionTrades, tick } from './session.ts';
+import type { ParticipantSuspension } from './state.ts';
 import { exportEngineState, importEngineState, type EngineSnapshot, type ImportOptions, type SnapshotAccess } from './snapshot.ts';
 import { transactionViewOfRecord } from './events.ts';
 import type { BookLevelView, BookView, ClientTradeStats, EngineCommand, EngineResult, OrderView, ScheduleEntry, SessionStats, TransactionView } from './types.ts';
@@ -93,6 +96,12 @@ export class Engine {
         break;
       case 'cancelAll':
         refusal = this.advance(command.at) ?? cancelAll(s, command);
+        break;
+      case 'suspendParticipant':
+        refusal = this.advance(command.at) ?? suspendParticipant(s, command);
+        break;
+      case 'reinstateParticipant':
+        refusal = this.advance(command.at) ?? reinstateParticipant(s, command);
         break;
       default:
         refusal = refuse(apiError('REQUEST_INVALID', { field: 'type', issue: 'unknownCommand' }));
@@ -185,6 +194,11 @@ export class Engine {
     const record = this.s.transactions.get(transactionId);
     return record === undefined ? undefined : transactionViewOfRecord(record);
   }
+  /** The operator's suspension of a client (code) or broker (user id), or undefined when not suspended. */
+  getSuspension(kind: ParticipantKind, id: string): ParticipantSuspension | undefined {
+    const record = this.s.suspensions.of(kind).get(id);
+    return record === undefined ? undefined : { ...record };
+  }
   /** Whether two clients have an active whitelist relation (bilateral assets). */
   arePartners(clientCode: string, partnerCode: string): boolean {
     return arePartners(this.s, clientCode, partnerCode);
@@ -265,6 +279,7 @@ export class Engine {
       deltaTAssets: s.deltaTAssets,
       transactions: s.transactions,
       relations: s.relations,
+      suspensions: s.suspensions,
       getCounters: () => ({
         nextOrderId: s.nextOrderId,
         nextTransactionId: s.nextTransactionId,
@@ -298,6 +313,7 @@ export class Engine {
       deltaTAssets: s.deltaTAssets,
       transactions: s.transactions,
       relations: s.relations,
+      suspensions: s.suspensions,
     };
   }
 }

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { ASK, BID } from './sides.ts';
 import type { EngineInternals } from './internals.ts';
+import { suspensionList } from './snapshot.ts';
 import { relationPairs } from './whitelist.ts';
 
 function byKey<T>(map: ReadonlyMap<string, T>): Array<[string, T]> {
@@ -45,6 +46,8 @@ export function computeStateHash(s: EngineInternals): string {
     put([
       'order', o.id, o.product, o.clientCode, o.brokerId, o.way, o.executionType, o.createdAt, o.balancingGroupId, o.initiator, o.market, o.powerPerInterval, o.price, o.remaining, o.tradedQty, o.tradedValue, o.originalQty, o.validityType, o.validity, o.expiresAt,
       o.lastModifiedAt, o.status, o.suspended, o.resting, o.priority, o.reservedMargin, o.reservedValue, o.reservedContracts,
+      // who entered it: only when known, so orders without an acting user hash as before
+      ...(o.enteredBy === null ? [] : [o.enteredBy]),
     ]);
   }
   for (const [code, c] of byKey(s.clients)) {
@@ -55,5 +58,7 @@ export function computeStateHash(s: EngineInternals): string {
   for (const id of txIds) put(['transaction', s.transactions.get(id)]);
   const pairs = relationPairs(s.relations);
   if (pairs.length > 0) put(['relations', pairs]);
+  const suspended = suspensionList(s.suspensions);
+  if (suspended.length > 0) put(['suspensions', suspended]);
   return h.digest('hex');
 }

@@ -1,6 +1,6 @@
 /** The engine's containers and counters as read by stateHash() (hash.ts) and validateInternalState() (validate.ts). */
 import type { OrderIndex } from './order-index.ts';
-import type { AssetState, ClientState, MarketState } from './state.ts';
+import type { AssetState, ClientState, MarketState, ParticipantSuspensions } from './state.ts';
 import type { TransactionRecord } from './types.ts';
 
 /** Read-only by convention. */
@@ -13,4 +13,5 @@ export interface EngineInternals {
   deltaTAssets: ReadonlySet<AssetState>;
   transactions: ReadonlyMap<number, TransactionRecord>;
   relations: ReadonlyMap<string, ReadonlySet<string>>;
+  suspensions: ParticipantSuspensions;
 }

@@ -21,6 +21,7 @@ import { marketOrderRefusal, priceOk, priceRefusal } from './rules/price.ts';
 import { contractsMismatchRefusal, isPositiveInt, quantityInputRefusal, quantityInvalid, quantityOk, quantityRefusal } from './rules/quantity.ts';
 import { resolveRules } from './rules/resolve.ts';
 import { agencyRefusal, participantOk, participantRefusal } from './rules/rights.ts';
+import { suspensionFree, suspensionRefusal } from './rules/participant-suspension.ts';
 import { phaseRefusal } from './rules/session-phase.ts';
 import { initiatorQuantityRefusal, isInitiator, scRoleRefusal, scValidityRefusal } from './rules/simple-competitive.ts';
 import { expiryRefusal, hasExpiry, isValidityType, newValidityTypeRefusal, validityTypeRefusal } from './rules/validity.ts';
@@ -61,6 +62,10 @@ export function addOrder(s: EngineState, c: AddOrderCommand): Refusal | null {
   if (!clientCode) return refuse(apiError('ORDER_CLIENT_CODE_MISSING'));
   const client = s.clients.get(clientCode);
   if (client === undefined) return refuse(apiError('ORDER_CLIENT_CODE_INVALID', { clientCode }));
+  if (!suspensionFree(s.suspensions)) {
+    const r = suspensionRefusal(s.suspensions, clientCode, c.actor?.userId);
+    if (r !== null) return r;
+  }
   const cas = clientAsset(s, a, client);
   const rules = cas.rules;
   const agencyId = c.actor?.agencyId;
@@ -175,6 +180,7 @@ export function addOrder(s: EngineState, c: AddOrderCommand): Refusal | null {
     c.powerPerInterval ?? null,
     cas,
   );
+  o.enteredBy = c.actor?.userId ?? null;
   s.resultOrderId = id;
   s.orders.set(id, o);
   if (initiator) {
@@ -229,6 +235,10 @@ export function modifyOrder(s: EngineState, c: ModifyOrderCommand): Refusal | nu
   const at = c.at;
   const o = liveOrder(s, c.orderId, at);
   if (o === undefined) return notFound(c.orderId);
+  if (!suspensionFree(s.suspensions)) {
+    const r = suspensionRefusal(s.suspensions, o.clientCode, c.actor?.userId);
+    if (r !== null) return r;
+  }
   const a = o.cas.asset;
   const phase = a.phase;
   const client = o.cas.client;
@@ -347,6 +357,10 @@ export function activateOrder(s: EngineState, c: OrderRefCommand): Refusal | nul
   const at = c.at;
   const o = liveOrder(s, c.orderId, at);
   if (o === undefined) return notFound(c.orderId);
+  if (!suspensionFree(s.suspensions)) {
+    const r = suspensionRefusal(s.suspensions, o.clientCode, c.actor?.userId);
+    if (r !== null) return r;
+  }
   const a = o.cas.asset;
   const client = o.cas.client;
   const refused = phaseRefusal(a.phase, 'activate') ?? tradingActiveRefusal(a) ?? deltaTLockRefusal(a) ?? agencyRefusal(client, c.actor?.agencyId);

@@ -22,7 +22,7 @@ import { ProductInfo } from './header.ts';
 import type { ExpiryHeap } from './heap.ts';
 import type { OrderIndex } from './order-index.ts';
 import { ASK, BID, type SideIndex } from './sides.ts';
-import { AssetState, ClientAssetState, ClientState, MarketState, OrderState, ResolvedRules, clientLink, type DeltaTState, type MutableStats } from './state.ts';
+import { AssetState, ClientAssetState, ClientState, MarketState, OrderState, ResolvedRules, clientLink, type DeltaTState, type MutableStats, type ParticipantSuspension, type ParticipantSuspensions } from './state.ts';
 import type { AssetConfig, ClientConfig, MarketConfig, ScheduleEntry, TransactionRecord } from './types.ts';
 import { relationPairs } from './whitelist.ts';
 
@@ -127,6 +127,8 @@ export interface OrderSnapshot {
   reservedMargin: number;
   reservedValue: number;
   reservedContracts: number;
+  /** The user who entered it (a broker suspension cancels that user's orders); absent in older snapshots and when null. */
+  enteredBy?: string;
 }
 
 export interface EngineSnapshot {
@@ -148,6 +150,8 @@ export interface EngineSnapshot {
   transactions?: TransactionRecord[];
   /** Active whitelist relations, each once as [smaller, larger] client code; absent in older snapshots. */
   relations?: Array<[string, string]>;
+  /** Suspended participants (clients, then brokers, by id); absent in older snapshots. */
+  suspensions?: ParticipantSuspension[];
 }
 
 /** What the engine lends to (de)serialisation: its containers and a getter/setter for its counters. */
@@ -160,8 +164,15 @@ export interface SnapshotAccess {
   deltaTAssets: Set<AssetState>;
   transactions: Map<number, TransactionRecord>;
   relations: Map<string, Set<string>>;
+  suspensions: ParticipantSuspensions;
   getCounters(): EngineCountersSnapshot;
   setCounters(counters: EngineCountersSnapshot): void;
+}
+
+/** Suspended clients, then brokers, each by id (canonical: the hash serialises the same list). */
+export function suspensionList(suspensions: ParticipantSuspensions): ParticipantSuspension[] {
+  const byId = (x: ParticipantSuspension, y: ParticipantSuspension): number => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
+  return [...[...suspensions.clients.values()].sort(byId), ...[...suspensions.brokers.values()].sort(byId)].map((p) => ({ ...p }));
 }
 
 /** A deep copy of plain configuration data (also drops undefined members, as JSON does). */
@@ -278,6 +289,7 @@ export function exportEngineState(s: SnapshotAccess): EngineSnapshot {
       reservedMargin: o.reservedMargin,
       reservedValue: o.reservedValue,
       reservedContracts: o.reservedContracts,
+      ...(o.enteredBy === null ? {} : { enteredBy: o.enteredBy }),
     });
   }
   return {
@@ -292,6 +304,7 @@ export function exportEngineState(s: SnapshotAccess): EngineSnapshot {
     deltaTAssets: [...s.deltaTAssets].map((a) => a.assetId),
     transactions: [...s.transactions.values()].sort((x, y) => x.transactionId - y.transactionId).map((r) => ({ ...r })),
     relations: relationPairs(s.relations),
+    suspensions: suspensionList(s.suspensions),
   };
 }
 
@@ -393,6 +406,7 @@ export function importEngineState(s: SnapshotAccess, snapshot: EngineSnapshot, o
     o.reservedMargin = os.reservedMargin;
     o.reservedValue = os.reservedValue;
     o.reservedContracts = os.reservedContracts;
+    o.enteredBy = os.enteredBy ?? null;
     s.orders.set(os.id, o);
   }
 
@@ -438,6 +452,7 @@ export function importEngineState(s: SnapshotAccess, snapshot: EngineSnapshot, o
       partners.add(to);
     }
   }
+  for (const p of snapshot.suspensions ?? []) s.suspensions.of(p.kind).set(p.id, { ...p });
   const changedCommands = snapshot.counters.changedCommands ?? options.changedCommands;
   if (changedCommands === undefined) {
     throw new Error('engine snapshot without counters.changedCommands (written before events carried a seq): import it with the journal seq it was taken at as changedCommands');

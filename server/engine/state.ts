@@ -6,6 +6,7 @@
  * asset, the asset at its book of orders), so they live in one file.
  */
 import type { ExecutionType, OrderStatus, SessionPhase, ValidityType, Way } from '../../protocol/enums.ts';
+import type { ParticipantKind } from '../../protocol/participants.ts';
 import { phaseAllows, type PhaseRights } from '../../protocol/phase-actions.ts';
 import { Book, type Level } from './book.ts';
 import type { OrderMoment } from './events.ts';
@@ -328,6 +329,8 @@ export class OrderState implements OrderMoment {
   // bench:engine). The rest are read through the header.
   clientCode = '';
   brokerId: string | null = null;
+  /** The user who entered the order (the command's actor.userId), or null: a broker suspension cancels that user's orders. */
+  enteredBy: string | null = null;
   way: Way = 'bid';
   executionType: ExecutionType = 'normal';
   validityType: ValidityType = 'day';
@@ -389,6 +392,7 @@ export class OrderState implements OrderMoment {
     this.header = header;
     this.clientCode = clientCode;
     this.brokerId = brokerId;
+    this.enteredBy = null;
     this.way = way;
     this.executionType = executionType;
     this.validityType = validityType;
@@ -416,6 +420,26 @@ export class OrderState implements OrderMoment {
     this.cNext = null;
     this.cas = cas;
     return this;
+  }
+}
+
+/** A participant the operator suspended (suspendParticipant): plain data, kept in snapshots and the hash. */
+export interface ParticipantSuspension {
+  kind: ParticipantKind;
+  /** A client code, or a broker's user id. */
+  id: string;
+  at: number;
+  /** The operator's user id. */
+  by: string;
+  reason: string;
+}
+
+/** Suspended clients (by code) and brokers (by user id); rules/participant-suspension.ts reads them. */
+export class ParticipantSuspensions {
+  readonly clients = new Map<string, ParticipantSuspension>();
+  readonly brokers = new Map<string, ParticipantSuspension>();
+  of(kind: ParticipantKind): Map<string, ParticipantSuspension> {
+    return kind === 'client' ? this.clients : this.brokers;
   }
 }
 

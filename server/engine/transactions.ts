@@ -22,6 +22,7 @@ import { formatQty, refuse, type Refusal } from './refusal.ts';
 import { isPositiveInt } from './rules/quantity.ts';
 import { ASK, BID } from './sides.ts';
 import type { AssetState, ClientAssetState } from './state.ts';
+import { suspensionFree, suspensionRefusal } from './rules/participant-suspension.ts';
 import type {
   NovateTransactionCommand,
   RegisterOffBookTradeCommand,
@@ -50,6 +51,11 @@ function offBookRefusal(s: EngineState, c: RegisterOffBookTradeCommand): Refusal
   if (a === undefined) return refuse(apiError('ORDER_ASSET_ID_INVALID', { assetId: String(c.assetId) }));
   const party = partyRefusal(s, c.buyer) ?? partyRefusal(s, c.seller);
   if (party !== null) return party;
+  // A suspended client registers no new OTC deal; transfer and split children (post-trade of an existing deal) go on.
+  if (c.origin === 'otc' && !suspensionFree(s.suspensions)) {
+    const r = suspensionRefusal(s.suspensions, c.buyer, null) ?? suspensionRefusal(s.suspensions, c.seller, null);
+    if (r !== null) return r;
+  }
   if (c.buyer === c.seller) return refuse(apiError('TRANSACTION_SAME_PARTY', { clientCode: c.buyer }));
   if (!isPositiveInt(c.price)) return invalid('price', 'notPositiveInteger');
   if (!isPositiveInt(c.qty)) return invalid('qty', 'notPositiveInteger');

@@ -10,6 +10,7 @@
 import type { ErrorCode } from '../../protocol/error-codes.ts';
 import type { ExecutionType, OrderStatus, SessionPhase, ValidityType, Way } from '../../protocol/enums.ts';
 import type { OrderHeader, ProductInfo } from './header.ts';
+import type { ParticipantKind } from '../../protocol/participants.ts';
 
 /** Decimals of every money amount the engine handles (funds, limits, margins, exposure). */
 export const AMOUNT_DECIMALS = 2;
@@ -284,6 +285,29 @@ export interface CancelAllRefusal {
   params: EngineParams;
 }
 
+/**
+ * The operator suspends a participant (issue 16): a client (its code) or a broker (a user id). Every
+ * live order of the client, or entered by the user, is cancelled in the same command (events as
+ * cancelAll's, reason 'user'; `actor` is the operator), whatever the trader-side cancel rules say; from then on the
+ * participant's new orders, modifications and activations, and new OTC registrations of a suspended
+ * client, are refused with PARTICIPANT_SUSPENDED until reinstateParticipant.
+ */
+export interface SuspendParticipantCommand extends CommandBase {
+  type: 'suspendParticipant';
+  actor?: Actor;
+  kind: ParticipantKind;
+  id: string;
+  reason: string;
+  /** The operator's user id. */
+  by: string;
+}
+export interface ReinstateParticipantCommand extends CommandBase {
+  type: 'reinstateParticipant';
+  kind: ParticipantKind;
+  id: string;
+  by: string;
+}
+
 /** How a transaction came to be: matched in the book, or registered off the book by a post-trade workflow. */
 export type TransactionOrigin = 'book' | 'otc' | 'transfer' | 'split';
 /** superseded: transferred (novated) to the central counterparty; its children carry the quantity. */
@@ -402,7 +426,9 @@ export type EngineCommand =
   | UpsertClientCommand
   | SetSettlementPriceCommand
   | SettleSessionTradesCommand
-  | CancelAllCommand;
+  | CancelAllCommand
+  | SuspendParticipantCommand
+  | ReinstateParticipantCommand;
 
 
 // ---------------------------------------------------------------------------------------------------
@@ -595,7 +621,7 @@ export type EngineEvent =
   | { type: 'deltaT'; kind: 'start' | 'end'; assetId: string; endsAt: number; price: number; at: number }
   | { type: 'phase'; marketId: string; assetId: string | null; phase: SessionPhase; previous: SessionPhase; sessionDate: string; at: number }
   | { type: 'stats'; stats: SessionStats }
-  | { type: 'config'; kind: 'market' | 'asset' | 'client' | 'settlementPrice' | 'sessionTradesSettled' | 'whitelist'; id: string; at: number };
+  | { type: 'config'; kind: 'market' | 'asset' | 'client' | 'settlementPrice' | 'sessionTradesSettled' | 'whitelist' | 'participant'; id: string; at: number };
 
 export type EngineParams = Record<string, string | number>;
 
@@ -605,7 +631,7 @@ export interface EngineResult {
   /** Id of the order the command created or acted on. */
   orderId?: OrderId;
   events: EngineEvent[];
-  /** cancelAll: the orders it cancelled (ascending ids) and those it had to leave. */
+  /** cancelAll: the orders it cancelled (ascending ids) and those it had to leave; suspendParticipant: the orders it cancelled. */
   cancelled?: OrderId[];
   refused?: CancelAllRefusal[];
 }

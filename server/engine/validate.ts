@@ -138,6 +138,19 @@ export function validateInternalState(s: EngineInternals): string[] {
     if (!s.assets.has(r.assetId)) fail(`transaction ${id}: unknown asset ${r.assetId}`);
     if (r.parentTransactionId !== null && r.parentTransactionId >= id) fail(`transaction ${id}: parent ${r.parentTransactionId} not older`);
   }
+  // Suspended participants: well formed, and none has a live order (the suspension cancelled them, new ones are refused).
+  for (const kind of ['client', 'broker'] as const) {
+    for (const [id, p] of s.suspensions.of(kind)) {
+      if (p.kind !== kind || p.id !== id) fail(`suspension ${kind} ${id}: holds ${p.kind} ${p.id}`);
+      if (kind === 'client' && !s.clients.has(id)) fail(`suspension of unknown client ${id}`);
+    }
+  }
+  if (s.suspensions.clients.size + s.suspensions.brokers.size > 0) {
+    for (const o of s.orders.values()) {
+      if (s.suspensions.clients.has(o.clientCode)) fail(`order ${o.id}: live for suspended client ${o.clientCode}`);
+      if (o.enteredBy !== null && s.suspensions.brokers.has(o.enteredBy)) fail(`order ${o.id}: live, entered by suspended broker ${o.enteredBy}`);
+    }
+  }
   for (const [code, partners] of s.relations) {
     if (partners.size === 0) fail(`client ${code}: empty partner set kept`);
     for (const partner of partners) if (!s.relations.get(partner)?.has(code)) fail(`relation ${code}-${partner}: not symmetric`);

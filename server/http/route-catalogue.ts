@@ -36,6 +36,8 @@ import {
   warrantySchema,
 } from '../../protocol/clearing.ts';
 import { serverHealthSchema } from '../../protocol/health.ts';
+import { participantChangeSchema, participantListSchema, participantSuspendSchema } from '../../protocol/participants.ts';
+import { participantParamsSchema } from './participants.routes.ts';
 import { bookSnapshotSchema, orderSchema, orderUpdateSchema } from '../../protocol/market-data.ts';
 import { orderEventsResponseSchema, orderHistoryPageSchema, orderHistoryQuerySchema } from '../../protocol/order-history.ts';
 import { orderTimelineSchema } from '../../protocol/order-timeline.ts';
@@ -201,6 +203,9 @@ export const routeCatalogue: Record<string, RouteDescription> = {
   'POST /workflows/whitelist': { tag: 'workflows', summary: 'Request a whitelist relation.', body: whitelistRequestSchema, response: workflowInstanceSchema, status: 201, idempotencyKey: true },
   'GET /whitelist/partners': { tag: 'workflows', summary: "A client's whitelist partners.", query: partnersQuerySchema, response: whitelistRelationListSchema },
 
+  'GET /admin/participants': { tag: 'admin', summary: 'Clients and brokers with their suspension.', response: participantListSchema },
+  'POST /admin/participants/:kind/:id/suspend': { tag: 'admin', summary: "Suspend a client or broker: their orders are cancelled and new ones refused.", params: participantParamsSchema, body: participantSuspendSchema, response: participantChangeSchema },
+  'POST /admin/participants/:kind/:id/reinstate': { tag: 'admin', summary: 'Reinstate a suspended client or broker (no body).', params: participantParamsSchema, response: participantChangeSchema },
   'POST /admin/markets/:marketId/phase': { tag: 'admin', summary: 'Change, suspend or resume the phase of a market or asset.', params: marketParamsSchema, body: phaseBodySchema, status: 204 },
   'POST /admin/clearing/warranties': { tag: 'admin', summary: 'Register a warranty.', body: warrantyInputSchema, response: warrantySchema, status: 201 },
   'PUT /admin/clearing/warranties/:id': { tag: 'admin', summary: 'Update a warranty.', params: collateralIdParams, body: warrantyInputSchema, response: warrantySchema },

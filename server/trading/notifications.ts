@@ -80,6 +80,19 @@ export class NotificationPublisher {
     }
   };
 
+  /**
+   * The operator suspended or reinstated a participant (server/participants/): news for the users
+   * who act as it (a broker) or for it (a client). A suspension carries the refusal's own message
+   * (error.PARTICIPANT_SUSPENDED, with its code), so the client words it in its language.
+   */
+  participantChanged(userIds: readonly string[], change: { kind: string; id: string; suspended: boolean }, at: string): void {
+    const values: Values = { participantKind: change.kind, participant: change.id };
+    const notification: Notification = change.suspended
+      ? { id: `${this.prefix}-${++this.seq}`, kind: 'system', messageKey: 'error.PARTICIPANT_SUSPENDED', values: { ...values, code: 'PARTICIPANT_SUSPENDED' }, at }
+      : { id: `${this.prefix}-${++this.seq}`, kind: 'system', messageKey: 'notifications.participantReinstated', values, at };
+    for (const userId of userIds) this.options.gateway.sendToUser(userId, destinations.notifications, notification);
+  }
+
   private toClient(clientCode: string, kind: 'orderTraded' | 'orderExpired' | 'orderCancelled', values: Values, at: string): void {
     const users = this.options.usersOfClient(clientCode);
     if (users.length === 0) return;

@@ -255,6 +255,22 @@ export const routeCases: RouteCase[] = [
     request: () => ({ method: 'POST', path: '/admin/markets/GAS-BG/phase', body: { phase: 'suspend' } }),
     expect: signedIn((p) => (isAdmin(p) ? { status: 204 } : { status: 403, code: 'FORBIDDEN' })),
   },
+  // Participant suspension (issue 16): administrators only; an unknown participant, so no cell suspends anyone.
+  {
+    route: 'GET /admin/participants',
+    request: () => ({ method: 'GET', path: '/admin/participants' }),
+    expect: signedIn((p) => (isAdmin(p) ? { status: 200 } : { status: 403, code: 'FORBIDDEN' })),
+  },
+  {
+    route: 'POST /admin/participants/:kind/:id/suspend',
+    request: () => ({ method: 'POST', path: '/admin/participants/client/RO-NOBODY/suspend', body: { reason: 'matrix' } }),
+    expect: signedIn((p) => (isAdmin(p) ? { status: 404, code: 'PARTICIPANT_NOT_FOUND' } : { status: 403, code: 'FORBIDDEN' })),
+  },
+  {
+    route: 'POST /admin/participants/:kind/:id/reinstate',
+    request: () => ({ method: 'POST', path: '/admin/participants/broker/u-nobody/reinstate' }),
+    expect: signedIn((p) => (isAdmin(p) ? { status: 404, code: 'PARTICIPANT_NOT_FOUND' } : { status: 403, code: 'FORBIDDEN' })),
+  },
   {
     route: 'GET /workspaces',
     request: () => ({ method: 'GET', path: '/workspaces' }),

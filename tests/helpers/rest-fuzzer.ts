@@ -26,6 +26,7 @@ import {
   warrantyInputSchema,
 } from '../../protocol/clearing.ts';
 import { orderHistoryQuerySchema } from '../../protocol/order-history.ts';
+import { participantKinds, participantSuspendSchema } from '../../protocol/participants.ts';
 import { workspaceInputSchema } from '../../protocol/workspaces.ts';
 import { marginActivationRequestSchema, otcDealDraftSchema, transferRequestSchema, whitelistRequestSchema, workflowActionRequestSchema, workflowListQuerySchema } from '../../protocol/workflows.ts';
 import { API_PREFIX, routeTableOf, type RouteEntry } from '../../server/http/app.ts';
@@ -82,6 +83,9 @@ export const routeSchemas: Record<string, RouteSchemas> = {
     params: z.strictObject({ marketId: id }),
     body: z.strictObject({ phase: z.enum([...sessionPhases, 'suspend', 'resume']), assetId: id.nullable().optional() }),
   },
+  'GET /admin/participants': {},
+  'POST /admin/participants/:kind/:id/suspend': { params: z.strictObject({ kind: z.enum(participantKinds), id }), body: participantSuspendSchema },
+  'POST /admin/participants/:kind/:id/reinstate': { params: z.strictObject({ kind: z.enum(participantKinds), id }) },
   'GET /orders/history': { query: orderHistoryQuerySchema },
   'GET /orders/:orderId/events': { params: orderIdParamsSchema },
   'GET /workspaces': {},

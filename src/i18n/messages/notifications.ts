@@ -23,6 +23,7 @@ export const notificationsEn = {
   'notifications.workflow':
     '{workflow, select, otc {OTC deal} transfer {Transfer} marginActivation {Margin exposure activation} contract {Transaction contract} whitelist {Whitelist request} other {Request}} {instanceId} ({initiatorClient} / {partnerClient}): {action, select, create {registered} activate {activated} acceptActivation {accepted by the partner} accept {accepted} approve {approved} approveWithoutChecks {approved without checks} reject {rejected} delete {deleted} cancel {cancelled} expire {expired: limit date passed} checksFailed {refused by the checks} nonTransferable {not transferable} upload {contract uploaded} other {{action}}}, now {status}',
   'notifications.marginCall': 'Margin call for {clientCode}: deposit {amount} {currency} to cover the margin requirement',
+  'notifications.participantReinstated': 'Participant {participant} is reinstated by the operator: orders are accepted again.',
   'notifications.reason.ioc': 'rest of an immediate-or-cancel order',
   'notifications.reason.expired': 'validity ended',
   'notifications.reason.operator': 'by an exchange operator',
@@ -66,6 +67,7 @@ export const notificationsRo: Record<keyof typeof notificationsEn, string> = {
   'notifications.workflow':
     '{workflow, select, otc {Tranzacția OTC} transfer {Transferul} marginActivation {Activarea expunerii în marjă} contract {Contractul tranzacției} whitelist {Cererea pentru lista albă} other {Cererea}} {instanceId} ({initiatorClient} / {partnerClient}): {action, select, create {înregistrare} activate {activare} acceptActivation {acceptare de către partener} accept {acceptare} approve {aprobare} approveWithoutChecks {aprobare fără verificări} reject {respingere} delete {ștergere} cancel {anulare} expire {expirare: data limită a trecut} checksFailed {refuz la verificări} nonTransferable {constatare: netransferabil} upload {contract încărcat} other {{action}}}, acum {status}',
   'notifications.marginCall': 'Apel în marjă pentru {clientCode}: depuneți {amount} {currency} pentru a acoperi necesarul de marjă',
+  'notifications.participantReinstated': 'Participantul {participant} a fost repus în drepturi de operator: ordinele sunt acceptate din nou.',
   'notifications.reason.ioc': 'restul unui ordin imediat-sau-anulat',
   'notifications.reason.expired': 'valabilitate încheiată',
   'notifications.reason.operator': 'de către un operator al bursei',

@@ -30,6 +30,26 @@ const cases: RuleCase[] = [
   { code: 'ORDER_DIRECTION_INVALID', rule: 'the direction is bid or ask', run: () => add(harness(), { ...bid(), way: 'buy' as never }), params: { way: 'buy' } },
   { code: 'ORDER_CLIENT_CODE_MISSING', rule: 'an order names its client', run: () => add(harness(), { assetId: ASSET, way: 'bid', price: 10_000, qty: 1 }) },
   { code: 'ORDER_CLIENT_CODE_INVALID', rule: 'the client exists', run: () => add(harness(), bid('ZZ')), params: { clientCode: 'ZZ' } },
+  {
+    code: 'PARTICIPANT_SUSPENDED',
+    rule: 'a client the operator suspended places no order',
+    run: () => {
+      const h = harness();
+      h.ok({ type: 'suspendParticipant', at: h.now, kind: 'client', id: 'C3', reason: 'margin call unpaid', by: 'u-admin' });
+      return add(h, bid('C3'));
+    },
+    params: { participant: 'C3' },
+  },
+  {
+    code: 'PARTICIPANT_SUSPENDED',
+    rule: 'a broker (user) the operator suspended places no order, for any client',
+    run: () => {
+      const h = harness();
+      h.ok({ type: 'suspendParticipant', at: h.now, kind: 'broker', id: 'u-broker1', reason: 'margin call unpaid', by: 'u-admin' });
+      return add(h, { ...bid('C1'), actor: { userId: 'u-broker1' } });
+    },
+    params: { participant: 'u-broker1' },
+  },
   { code: 'ORDER_CLIENT_NOT_ACTIVE', rule: 'the client is active', run: () => add(harness({ clients: { C3: { active: false } } }), bid('C3')), params: { clientCode: 'C3' } },
   { code: 'ORDER_VALIDITY_TYPE_MISSING', rule: 'an order has a validity type', run: () => add(harness(), { ...bid(), validityType: undefined }) },
   { code: 'ORDER_VALIDITY_TYPE_INVALID', rule: 'the validity type is day, GTC, GTD or GTSV', run: () => add(harness(), { ...bid(), validityType: 'GTX' as never }), params: { validityType: 'GTX' } },
@@ -432,7 +452,7 @@ describe('order, session and clearing rules: one test per code', () => {
 
   it('covers every order, session and clearing code of the catalogue', () => {
     const covered = new Set(cases.map((c) => c.code));
-    const required = (Object.keys(errorCatalogue) as ErrorCode[]).filter((code) => /^(ORDER|SESSION|CLEARING)_/.test(code) && !refusedBeforeTheEngine.has(code) && !refusedByTheClearingHouse.has(code));
+    const required = (Object.keys(errorCatalogue) as ErrorCode[]).filter((code) => (/^(ORDER|SESSION|CLEARING)_/.test(code) || code === 'PARTICIPANT_SUSPENDED') && !refusedBeforeTheEngine.has(code) && !refusedByTheClearingHouse.has(code));
     expect(required.filter((code) => !covered.has(code))).toEqual([]);
   });
 
