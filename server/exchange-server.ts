@@ -21,7 +21,7 @@ import { clientScopeOf } from './clearing/documents/document-source.ts';
 import { SettlementService } from './clearing/settlement-service.ts';
 import { loadDemoSettlementIfEmpty } from './demo/demo-settlement.ts';
 import { loadDemoWorkflowsIfEmpty } from './demo/demo-workflows.ts';
-import type { StompGateway } from './gateway/stomp-gateway.ts';
+import type { StompGateway, StompGatewayOptions } from './gateway/stomp-gateway.ts';
 import { accountRoutes } from './http/account.routes.ts';
 import { API_PREFIX, createHttpApp } from './http/app.ts';
 import type { HttpTimeouts } from './http/connection-guard.ts';
@@ -53,6 +53,11 @@ import { contractsRoutes } from './http/contracts.routes.ts';
 import { whitelistRoutes } from './http/whitelist.routes.ts';
 import { ContractService } from './workflows/contracts.ts';
 import { WhitelistService } from './workflows/whitelist.ts';
+import { OperatorFeed } from './operator/operator-feed.ts';
+import { MarketPhaseControl } from './operator/market-phases.ts';
+import { participantsFallback } from './operator/participants-fallback.ts';
+import { operatorConsoleRoutes } from './http/operator.routes.ts';
+import { SettlementRepository } from './store/settlement.repository.ts';
 
 export interface ExchangeServerOptions {
   port: number;
@@ -114,6 +119,8 @@ export interface ExchangeServer {
   workflows: WorkflowService;
   /** The audit trail: operator, workflow and security events (issue 16). */
   audit: AuditLog;
+  /** The operator console's feed (issue 16): `changed()` after a participant change publishes a new snapshot. */
+  operator: OperatorFeed;
   close(): Promise<void>;
 }
 
@@ -192,7 +199,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     });
     cleanups.push(() => app.close());
     // The gateway needs the HTTP server and the publisher needs the gateway: the hook is bound once both exist.
-    const gatewayHooks: { onSubscribe?: MarketDataPublisher['onSubscribe'] } = {};
+    const gatewayHooks: Pick<StompGatewayOptions, 'onSubscribe'> = {};
     const chat = new ChatService({ store, now, ...options.chat });
     await chat.load();
     cleanups.push(() => chat.close());
@@ -238,7 +245,29 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     gatewayHooks.onSubscribe = marketData.onSubscribe;
     const clearing = await startCollateralClearing({ store, sequencer, gateway, now, readModelsSettled: () => projector.settled() });
     cleanups.push(() => clearing.stop());
-    await app.register(ordersRoutes({ auth, store, trading, marketData, marketOfAsset }), { prefix: API_PREFIX });
+    // The operator console (issue 16): its snapshot on /user/queue/operator and the audited phase changes.
+    const marketKinds = new Map((await store.reference.markets()).map((market) => [market.id, market.kind]));
+    const operator = new OperatorFeed({
+      sequencer,
+      gateway,
+      reference: store.reference,
+      // Until server/participants/ is wired in: every client and broker, none suspended.
+      participants: participantsFallback(store),
+      readModelBehindBy: () => projector.health.behindBy,
+      lastSettlementRuns: () => new SettlementRepository(store.db).lastRunPerMarket(),
+      openMarginCalls: () => clearing.engineFunds.openMarginCalls(),
+      userNames: async () => new Map((await store.db.query<{ id: string; name: string }>('select id, name from users')).map((row) => [row.id, row.name])),
+      timetables,
+      now,
+    });
+    operator.start();
+    cleanups.push(() => operator.close());
+    gatewayHooks.onSubscribe = (principal, destination, reply) => {
+      if (!operator.onSubscribe(principal, destination, reply)) marketData.onSubscribe(principal, destination, reply);
+    };
+    const phases = new MarketPhaseControl({ engine: sequencer.engine, trading, audit, kindOf: (marketId) => marketKinds.get(marketId), timetables, now });
+    await app.register(operatorConsoleRoutes({ auth, feed: operator, phases }), { prefix: API_PREFIX });
+    await app.register(ordersRoutes({ auth, store, trading, marketData, marketOfAsset, phases }), { prefix: API_PREFIX });
     await app.register(bilateralRoutes({ auth, trading, marketOfAsset }), { prefix: API_PREFIX });
     await app.register(orderHistoryRoutes({ auth, store, projector, marketOfAsset }), { prefix: API_PREFIX });
     await app.register(workspacesRoutes({ auth, store }), { prefix: API_PREFIX });
@@ -250,7 +279,10 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       sequencer,
       flushed: () => projector.flushed(5_000),
       now,
-      notify: (change) => clearing.notify(change),
+      notify: (change) => {
+        clearing.notify(change);
+        if (change.kind === 'settlement') operator.changed();
+      },
       refresh: (clientCodes) => clearing.refresh(clientCodes),
     });
     await settlement.start();
@@ -316,6 +348,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       settlement,
       workflows,
       audit,
+      operator,
       async close() {
         // Writes what it can; a database that is away is not waited for (the restart re-projects from the watermark).
         await projector.settled().catch(() => {});

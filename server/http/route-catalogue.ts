@@ -36,6 +36,7 @@ import {
   warrantySchema,
 } from '../../protocol/clearing.ts';
 import { serverHealthSchema } from '../../protocol/health.ts';
+import { operatorSnapshotSchema } from '../../protocol/operator.ts';
 import { bookSnapshotSchema, orderSchema, orderUpdateSchema } from '../../protocol/market-data.ts';
 import { orderEventsResponseSchema, orderHistoryPageSchema, orderHistoryQuerySchema } from '../../protocol/order-history.ts';
 import { addOrderRequestSchema, cancelAllRequestSchema, cancelAllResultSchema, modifyOrderRequestSchema, orderIdParamsSchema } from '../../protocol/orders.ts';
@@ -107,7 +108,7 @@ export const errorFamiliesOf: Record<RouteTag, readonly string[]> = {
   clearing: ['CLEARING_'],
   documents: ['CLEARING_'],
   workflows: ['WORKFLOW_', 'OTC_', 'TRANSFER_', 'MARGIN_', 'CONTRACT_', 'WHITELIST_'],
-  admin: ['SESSION_', 'CLEARING_', 'ASSET_'],
+  admin: ['SESSION_', 'CLEARING_', 'ASSET_', 'MARKET_'],
   api: [],
 };
 
@@ -200,6 +201,9 @@ export const routeCatalogue: Record<string, RouteDescription> = {
   'GET /whitelist/partners': { tag: 'workflows', summary: "A client's whitelist partners.", query: partnersQuerySchema, response: whitelistRelationListSchema },
 
   'POST /admin/markets/:marketId/phase': { tag: 'admin', summary: 'Change, suspend or resume the phase of a market or asset.', params: marketParamsSchema, body: phaseBodySchema, status: 204 },
+  'GET /admin/operator': { tag: 'admin', summary: "The operator console's snapshot: markets, participants, connections, engine and clearing health.", response: operatorSnapshotSchema },
+  'POST /admin/markets/:marketId/suspend': { tag: 'admin', summary: 'Suspend a market (no body); refused for a suspended or closed market.', params: marketParamsSchema, status: 204 },
+  'POST /admin/markets/:marketId/resume': { tag: 'admin', summary: "Resume a suspended market to the phase its schedule gives now, or trading (no body).", params: marketParamsSchema, status: 204 },
   'POST /admin/clearing/warranties': { tag: 'admin', summary: 'Register a warranty.', body: warrantyInputSchema, response: warrantySchema, status: 201 },
   'PUT /admin/clearing/warranties/:id': { tag: 'admin', summary: 'Update a warranty.', params: collateralIdParams, body: warrantyInputSchema, response: warrantySchema },
   'POST /admin/clearing/warranties/:id/release': { tag: 'admin', summary: 'Release a warranty (no body).', params: collateralIdParams },

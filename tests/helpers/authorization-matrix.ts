@@ -255,6 +255,22 @@ export const routeCases: RouteCase[] = [
     request: () => ({ method: 'POST', path: '/admin/markets/GAS-BG/phase', body: { phase: 'suspend' } }),
     expect: signedIn((p) => (isAdmin(p) ? { status: 204 } : { status: 403, code: 'FORBIDDEN' })),
   },
+  // The phase case above left GAS-BG suspended: resume, then suspend again (the cases run in this order).
+  {
+    route: 'POST /admin/markets/:marketId/resume',
+    request: () => ({ method: 'POST', path: '/admin/markets/GAS-BG/resume' }),
+    expect: signedIn((p) => (isAdmin(p) ? { status: 204 } : { status: 403, code: 'FORBIDDEN' })),
+  },
+  {
+    route: 'POST /admin/markets/:marketId/suspend',
+    request: () => ({ method: 'POST', path: '/admin/markets/GAS-BG/suspend' }),
+    expect: signedIn((p) => (isAdmin(p) ? { status: 204 } : { status: 403, code: 'FORBIDDEN' })),
+  },
+  {
+    route: 'GET /admin/operator',
+    request: () => ({ method: 'GET', path: '/admin/operator' }),
+    expect: signedIn((p) => (isAdmin(p) ? { status: 200 } : { status: 403, code: 'FORBIDDEN' })),
+  },
   {
     route: 'GET /workspaces',
     request: () => ({ method: 'GET', path: '/workspaces' }),
