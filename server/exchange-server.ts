@@ -247,6 +247,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     cleanups.push(() => clearing.stop());
     // The operator console (issue 16): its snapshot on /user/queue/operator and the audited phase changes.
     const marketKinds = new Map((await store.reference.markets()).map((market) => [market.id, market.kind]));
+    const settlementRuns = new SettlementRepository(store.db);
     const operator = new OperatorFeed({
       sequencer,
       gateway,
@@ -254,7 +255,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       // Until server/participants/ is wired in: every client and broker, none suspended.
       participants: participantsFallback(store),
       readModelBehindBy: () => projector.health.behindBy,
-      lastSettlementRuns: () => new SettlementRepository(store.db).lastRunPerMarket(),
+      lastSettlementRuns: () => settlementRuns.lastRunPerMarket(),
       openMarginCalls: () => clearing.engineFunds.openMarginCalls(),
       userNames: async () => new Map((await store.db.query<{ id: string; name: string }>('select id, name from users')).map((row) => [row.id, row.name])),
       timetables,
