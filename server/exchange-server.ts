@@ -21,7 +21,7 @@ import { clientScopeOf } from './clearing/documents/document-source.ts';
 import { SettlementService } from './clearing/settlement-service.ts';
 import { loadDemoSettlementIfEmpty } from './demo/demo-settlement.ts';
 import { loadDemoWorkflowsIfEmpty } from './demo/demo-workflows.ts';
-import type { StompGateway } from './gateway/stomp-gateway.ts';
+import type { StompGateway, StompGatewayOptions } from './gateway/stomp-gateway.ts';
 import { accountRoutes } from './http/account.routes.ts';
 import { API_PREFIX, createHttpApp } from './http/app.ts';
 import type { HttpTimeouts } from './http/connection-guard.ts';
@@ -56,6 +56,10 @@ import { ContractService } from './workflows/contracts.ts';
 import { WhitelistService } from './workflows/whitelist.ts';
 import { participantsRoutes } from './http/participants.routes.ts';
 import { ParticipantService } from './participants/participant-service.ts';
+import { OperatorFeed } from './operator/operator-feed.ts';
+import { MarketPhaseControl } from './operator/market-phases.ts';
+import { operatorConsoleRoutes } from './http/operator.routes.ts';
+import { SettlementRepository } from './store/settlement.repository.ts';
 
 export interface ExchangeServerOptions {
   port: number;
@@ -119,6 +123,8 @@ export interface ExchangeServer {
   audit: AuditLog;
   /** Clients and brokers with their suspension; the operator suspends and reinstates them (issue 16). */
   participants: ParticipantService;
+  /** The operator console's feed (issue 16): `changed()` after a participant change publishes a new snapshot. */
+  operator: OperatorFeed;
   close(): Promise<void>;
 }
 
@@ -197,7 +203,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     });
     cleanups.push(() => app.close());
     // The gateway needs the HTTP server and the publisher needs the gateway: the hook is bound once both exist.
-    const gatewayHooks: { onSubscribe?: MarketDataPublisher['onSubscribe'] } = {};
+    const gatewayHooks: Pick<StompGatewayOptions, 'onSubscribe'> = {};
     const chat = new ChatService({ store, now, ...options.chat });
     await chat.load();
     cleanups.push(() => chat.close());
@@ -243,7 +249,41 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     gatewayHooks.onSubscribe = marketData.onSubscribe;
     const clearing = await startCollateralClearing({ store, sequencer, gateway, now, readModelsSettled: () => projector.settled() });
     cleanups.push(() => clearing.stop());
-    await app.register(ordersRoutes({ auth, store, trading, marketData, marketOfAsset }), { prefix: API_PREFIX });
+    // Participant suspension (issue 16, item 6): journaled engine commands, audited routes; the console shows each change at once.
+    const participantChanges: { onChange?: () => void } = {};
+    const participants = new ParticipantService({
+      db: store.db,
+      sequencer,
+      usersOfClient: (clientCode) => usersOfClient.get(clientCode) ?? [],
+      notify: (userIds, change, at) => {
+        notifications.participantChanged(userIds, change, at);
+        participantChanges.onChange?.();
+      },
+    });
+    // The operator console (issue 16): its snapshot on /user/queue/operator and the audited phase changes.
+    const marketKinds = new Map((await store.reference.markets()).map((market) => [market.id, market.kind]));
+    const settlementRuns = new SettlementRepository(store.db);
+    const operator = new OperatorFeed({
+      sequencer,
+      gateway,
+      reference: store.reference,
+      participants: () => participants.list(),
+      readModelBehindBy: () => projector.health.behindBy,
+      lastSettlementRuns: () => settlementRuns.lastRunPerMarket(),
+      openMarginCalls: () => clearing.engineFunds.openMarginCalls(),
+      userNames: async () => new Map((await store.db.query<{ id: string; name: string }>('select id, name from users')).map((row) => [row.id, row.name])),
+      timetables,
+      now,
+    });
+    operator.start();
+    participantChanges.onChange = () => operator.changed();
+    cleanups.push(() => operator.close());
+    gatewayHooks.onSubscribe = (principal, destination, reply) => {
+      if (!operator.onSubscribe(principal, destination, reply)) marketData.onSubscribe(principal, destination, reply);
+    };
+    const phases = new MarketPhaseControl({ engine: sequencer.engine, trading, audit, kindOf: (marketId) => marketKinds.get(marketId), timetables, now });
+    await app.register(operatorConsoleRoutes({ auth, feed: operator, phases }), { prefix: API_PREFIX });
+    await app.register(ordersRoutes({ auth, store, trading, marketData, marketOfAsset, phases }), { prefix: API_PREFIX });
     await app.register(bilateralRoutes({ auth, trading, marketOfAsset }), { prefix: API_PREFIX });
     await app.register(orderHistoryRoutes({ auth, store, projector, marketOfAsset }), { prefix: API_PREFIX });
     await app.register(orderTimelineRoutes({ auth, store, projector, marketOfAsset }), { prefix: API_PREFIX });
@@ -256,7 +296,10 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       sequencer,
       flushed: () => projector.flushed(5_000),
       now,
-      notify: (change) => clearing.notify(change),
+      notify: (change) => {
+        clearing.notify(change);
+        if (change.kind === 'settlement') operator.changed();
+      },
       refresh: (clientCodes) => clearing.refresh(clientCodes),
     });
     await settlement.start();
@@ -288,13 +331,6 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     workflows.registerKind('whitelist', (action) => whitelist.sideEffects(action));
     await app.register(contractsRoutes({ auth, contracts }), { prefix: API_PREFIX });
     await app.register(whitelistRoutes({ auth, whitelist }), { prefix: API_PREFIX });
-    // Participant suspension (issue 16, item 6): journaled engine commands, audited routes.
-    const participants = new ParticipantService({
-      db: store.db,
-      sequencer,
-      usersOfClient: (clientCode) => usersOfClient.get(clientCode) ?? [],
-      notify: (userIds, change, at) => notifications.participantChanged(userIds, change, at),
-    });
     await app.register(participantsRoutes({ auth, participants, audit }), { prefix: API_PREFIX });
     sequencer.onEvents((events, entry, _result, seq) => {
       marketData.onEvents(events, seq);
@@ -331,6 +367,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       workflows,
       audit,
       participants,
+      operator,
       async close() {
         // Writes what it can; a database that is away is not waited for (the restart re-projects from the watermark).
         await projector.settled().catch(() => {});

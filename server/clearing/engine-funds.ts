@@ -56,6 +56,7 @@ const signed = (trade: ClientTrade) => (trade.way === 'bid' ? trade.qty : -trade
 export class EngineFunds {
   private readonly lastSent = new Map<string, string>();
   private readonly marginCalls = new Map<string, number>();
+  private marginCallCurrency = 'RON';
   private pendingClients = new Set<string>();
   /** Clients clearing sets figures for (null until the first refresh): trades of others are not its business. */
   private managed: Set<string> | null = null;
@@ -216,10 +217,18 @@ export class EngineFunds {
     }
   }
 
+  /** The clients with a margin call now (the operator console), amounts in the clearing currency's minor units. */
+  openMarginCalls(): Array<{ clientCode: string; amount: number; currency: string }> {
+    const out: Array<{ clientCode: string; amount: number; currency: string }> = [];
+    for (const [clientCode, amount] of this.marginCalls) if (amount > 0) out.push({ clientCode, amount, currency: this.marginCallCurrency });
+    return out.sort((a, b) => a.clientCode.localeCompare(b.clientCode));
+  }
+
   /** A margin call appearing or growing is news; its release is a change the tabs refetch on. */
   private marginCallNews(clientCode: string, marginCall: number, currency: string): void {
     const before = this.marginCalls.get(clientCode) ?? 0;
     this.marginCalls.set(clientCode, marginCall);
+    this.marginCallCurrency = currency;
     const at = new Date(this.options.now()).toISOString();
     if (marginCall > before) this.options.notifier.alert('marginCall', clientCode, { amount: formatDecimal(marginCall, CLEARING_AMOUNT_DECIMALS), currency }, at);
     else if (marginCall < before) this.options.notifier.notify({ kind: 'margin_call', clientCode, marketId: null, sessionDate: null, at });

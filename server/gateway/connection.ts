@@ -29,6 +29,16 @@ export interface ConnectionContext {
   closeSession(connection: Connection): void;
   /** Subscriptions of a user over all its connections. */
   userSubscriptions: Map<string, number>;
+  /** The operator console's counters: plain increments on the hot path. */
+  counters: GatewayCounters;
+}
+
+/** Running totals since the gateway started (the operator console samples them). */
+export interface GatewayCounters {
+  /** WebSocket messages written to clients. */
+  messagesSent: number;
+  /** Connections closed as slow consumers (STOMP_SLOW_CONSUMER). */
+  slowConsumersDropped: number;
 }
 
 type State = 'awaiting-connect' | 'authenticating' | 'connected' | 'closing' | 'closed';
@@ -122,6 +132,8 @@ export class Connection implements DeliveryTarget {
   private outboxBytes = 0;
   private readonly closedPromise: Promise<void>;
   private resolveClosed!: () => void;
+  /** When CONNECTED was sent (ms on the gateway's clock); 0 before. */
+  private connectedAtValue = 0;
 
   constructor(
     private readonly ws: WebSocket,
@@ -147,6 +159,16 @@ export class Connection implements DeliveryTarget {
 
   get principal(): Principal | undefined {
     return this.principalValue;
+  }
+
+  /** When the session was opened (ms on the gateway's clock); 0 before CONNECTED. */
+  get connectedAt(): number {
+    return this.connectedAtValue;
+  }
+
+  /** Subscriptions this session holds. */
+  get subscriptionCount(): number {
+    return this.subscriptions.size;
   }
 
   get isOpen(): boolean {
@@ -194,6 +216,7 @@ export class Connection implements DeliveryTarget {
     }
     this.ws.send(frame, { binary: false });
     this.lastSentAt = Date.now();
+    this.ctx.counters.messagesSent++;
     return true;
   }
 
@@ -338,6 +361,7 @@ export class Connection implements DeliveryTarget {
         this.ctx.options.checkConnect?.(principal, this.connectHeaders);
         if (!this.ctx.openSession(this)) refuse('STOMP_TOO_MANY_CONNECTIONS', { limit: this.ctx.options.maxConnectionsPerUser });
         this.state = 'connected';
+        this.connectedAtValue = this.ctx.options.now();
         clearTimeout(this.connectTimer);
         this.connectTimer = undefined;
         const offer = Math.max(0, Math.floor(this.ctx.options.heartbeatMs));
@@ -569,6 +593,7 @@ export class Connection implements DeliveryTarget {
   private drop(): void {
     if (this.state === 'closed' || this.state === 'closing') return;
     this.endReason ??= 'STOMP_SLOW_CONSUMER';
+    this.ctx.counters.slowConsumersDropped++;
     this.release();
     this.state = 'closing';
     this.outbox = undefined;

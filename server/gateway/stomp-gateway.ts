@@ -8,9 +8,9 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { Connection, jsonBody, PreparedMessage } from './connection.ts';
 import { privateKey, topicKey, SubscriptionRegistry } from './subscriptions.ts';
-import type { ResolvedOptions, StompGateway, StompGatewayOptions } from './types.ts';
+import type { ResolvedOptions, SessionInfo, StompGateway, StompGatewayOptions } from './types.ts';
 
-export type { Principal, SendSession, StompGateway, StompGatewayOptions } from './types.ts';
+export type { GatewayStats, Principal, SendSession, SessionInfo, StompGateway, StompGatewayOptions } from './types.ts';
 
 export const STOMP_SUBPROTOCOL = 'v12.stomp';
 
@@ -81,6 +81,7 @@ export function createStompGateway(options: StompGatewayOptions): StompGateway {
       sessionsByUser.delete(userId!);
     },
     userSubscriptions: new Map<string, number>(),
+    counters: { messagesSent: 0, slowConsumersDropped: 0 },
   };
 
   // A session ends when its token expires, even if the client sends nothing more.
@@ -154,6 +155,23 @@ export function createStompGateway(options: StompGatewayOptions): StompGateway {
     },
     connectionCount() {
       return connections.size;
+    },
+    stats() {
+      return {
+        connections: connections.size,
+        subscriptions: registry.total,
+        slowConsumersDropped: context.counters.slowConsumersDropped,
+        messagesSent: context.counters.messagesSent,
+      };
+    },
+    sessions() {
+      const out: SessionInfo[] = [];
+      for (const sessions of sessionsByUser.values()) {
+        for (const connection of sessions) {
+          if (connection.principal) out.push({ principal: connection.principal, since: connection.connectedAt, subscriptions: connection.subscriptionCount });
+        }
+      }
+      return out;
     },
     endSessionsOf(userId, code, params = {}) {
       const sessions = [...(sessionsByUser.get(userId) ?? [])];

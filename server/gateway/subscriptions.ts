@@ -47,6 +47,8 @@ export interface SubscriberGroup {
 export class SubscriptionRegistry {
   private readonly byKey = new Map<string, Map<DeliveryTarget, SubscriberGroup>>();
   private readonly countByDestination = new Map<string, number>();
+  /** Subscriptions held across all connections. */
+  total = 0;
 
   add(subscription: Subscription): void {
     let groups = this.byKey.get(subscription.key);
@@ -63,6 +65,7 @@ export class SubscriptionRegistry {
     group.subscriptions.push(subscription);
     group.idsKey = idsKeyOf(group.subscriptions);
     group.idBytes.push(idBytesOf(subscription.id));
+    this.total++;
     this.countByDestination.set(subscription.destination, (this.countByDestination.get(subscription.destination) ?? 0) + 1);
   }
 
@@ -73,6 +76,7 @@ export class SubscriptionRegistry {
     if (!groups || !group || index === -1) return;
     group.subscriptions.splice(index, 1);
     group.idBytes.splice(index, 1);
+    this.total--;
     if (group.subscriptions.length === 0) {
       groups.delete(subscription.target);
       if (groups.size === 0) this.byKey.delete(subscription.key);

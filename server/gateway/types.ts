@@ -96,10 +96,32 @@ export interface StompGateway {
   subscriberCount(destination: string): number;
   /** Open WebSocket connections, authenticated or not. */
   connectionCount(): number;
+  /** The operator console's gateway figures: running totals since start (cheap to read). */
+  stats(): GatewayStats;
+  /** The open (authenticated) sessions: who, since when, with how many subscriptions. */
+  sessions(): SessionInfo[];
   /** Ends every session of `userId` with an ERROR frame carrying `code` (a password change, a revoked token), then closes it. */
   endSessionsOf(userId: string, code: ErrorCode, params?: Record<string, string | number>): number;
   /** Stops taking upgrades and closes every connection (code 1001). */
   close(): Promise<void>;
+}
+
+export interface GatewayStats {
+  /** Open WebSocket connections, authenticated or not. */
+  connections: number;
+  /** Subscriptions across all connections. */
+  subscriptions: number;
+  /** Connections closed as slow consumers since start. */
+  slowConsumersDropped: number;
+  /** WebSocket messages written to clients since start (a rate is the difference of two readings). */
+  messagesSent: number;
+}
+
+export interface SessionInfo {
+  principal: Principal;
+  /** When CONNECTED was sent, ms on the gateway's clock. */
+  since: number;
+  subscriptions: number;
 }
 
 type OptionalHooks = 'onSubscribe' | 'onSend' | 'checkConnect' | 'onSessionOpened' | 'onSessionClosed';

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { addOrderRequestSchema, apiError, cancelAllRequestSchema, ExchangeError, modifyOrderRequestSchema, orderIdParamsSchema, sessionPhases, type OrderUpdate } from '../../protocol/index.ts';
 import type { AuthService } from '../auth/auth-service.ts';
+import type { MarketPhaseControl } from '../operator/market-phases.ts';
 import type { Store } from '../store/store.ts';
 import type { MarketDataPublisher } from '../trading/market-data.ts';
 import { executeOrderCommand } from '../trading/order-commands.ts';
@@ -29,10 +30,12 @@ export interface OrdersRoutesOptions {
   trading: TradingService;
   marketData: MarketDataPublisher;
   marketOfAsset: ReadonlyMap<string, string>;
+  /** The operator's phase changes, audited (server/operator/market-phases.ts). */
+  phases: MarketPhaseControl;
 }
 
 /** Orders, books, transactions, statistics and the operator's session commands. */
-export function ordersRoutes({ auth, store, trading, marketData, marketOfAsset }: OrdersRoutesOptions) {
+export function ordersRoutes({ auth, store, trading, marketData, marketOfAsset, phases }: OrdersRoutesOptions) {
   function visibleAsset(marketIds: string[], assetId: string): void {
     const marketId = marketOfAsset.get(assetId);
     if (!marketId || !marketIds.includes(marketId)) throw new ExchangeError(apiError('ORDER_ASSET_ID_INVALID', { assetId }));
@@ -127,7 +130,7 @@ export function ordersRoutes({ auth, store, trading, marketData, marketOfAsset }
       const user = await requireUser(auth, request);
       const { marketId } = parseWith(marketParamsSchema, request.params);
       const body = parseWith(phaseBodySchema, request.body);
-      await trading.setPhase(user, marketId, body.phase, body.assetId ?? null);
+      await phases.setPhase({ user, remoteAddress: request.ip }, marketId, body.phase, body.assetId ?? null);
       return reply.status(204).send();
     });
   };

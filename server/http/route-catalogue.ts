@@ -38,6 +38,7 @@ import {
 import { serverHealthSchema } from '../../protocol/health.ts';
 import { participantChangeSchema, participantListSchema, participantSuspendSchema } from '../../protocol/participants.ts';
 import { participantParamsSchema } from './participants.routes.ts';
+import { operatorSnapshotSchema } from '../../protocol/operator.ts';
 import { bookSnapshotSchema, orderSchema, orderUpdateSchema } from '../../protocol/market-data.ts';
 import { orderEventsResponseSchema, orderHistoryPageSchema, orderHistoryQuerySchema } from '../../protocol/order-history.ts';
 import { orderTimelineSchema } from '../../protocol/order-timeline.ts';
@@ -110,7 +111,7 @@ export const errorFamiliesOf: Record<RouteTag, readonly string[]> = {
   clearing: ['CLEARING_'],
   documents: ['CLEARING_'],
   workflows: ['WORKFLOW_', 'OTC_', 'TRANSFER_', 'MARGIN_', 'CONTRACT_', 'WHITELIST_'],
-  admin: ['SESSION_', 'CLEARING_', 'ASSET_'],
+  admin: ['SESSION_', 'CLEARING_', 'ASSET_', 'MARKET_'],
   api: [],
 };
 
@@ -207,6 +208,9 @@ export const routeCatalogue: Record<string, RouteDescription> = {
   'POST /admin/participants/:kind/:id/suspend': { tag: 'admin', summary: "Suspend a client or broker: their orders are cancelled and new ones refused.", params: participantParamsSchema, body: participantSuspendSchema, response: participantChangeSchema },
   'POST /admin/participants/:kind/:id/reinstate': { tag: 'admin', summary: 'Reinstate a suspended client or broker (no body).', params: participantParamsSchema, response: participantChangeSchema },
   'POST /admin/markets/:marketId/phase': { tag: 'admin', summary: 'Change, suspend or resume the phase of a market or asset.', params: marketParamsSchema, body: phaseBodySchema, status: 204 },
+  'GET /admin/operator': { tag: 'admin', summary: "The operator console's snapshot: markets, participants, connections, engine and clearing health.", response: operatorSnapshotSchema },
+  'POST /admin/markets/:marketId/suspend': { tag: 'admin', summary: 'Suspend a market (no body); refused for a suspended or closed market.', params: marketParamsSchema, status: 204 },
+  'POST /admin/markets/:marketId/resume': { tag: 'admin', summary: "Resume a suspended market to the phase its schedule gives now, or trading (no body).", params: marketParamsSchema, status: 204 },
   'POST /admin/clearing/warranties': { tag: 'admin', summary: 'Register a warranty.', body: warrantyInputSchema, response: warrantySchema, status: 201 },
   'PUT /admin/clearing/warranties/:id': { tag: 'admin', summary: 'Update a warranty.', params: collateralIdParams, body: warrantyInputSchema, response: warrantySchema },
   'POST /admin/clearing/warranties/:id/release': { tag: 'admin', summary: 'Release a warranty (no body).', params: collateralIdParams },

@@ -298,6 +298,12 @@ export class SettlementRepository implements DocumentSource {
     return rows[0] ? toRun(rows[0]) : null;
   }
 
+  /** The newest run of each market (the operator console's clearing status). */
+  async lastRunPerMarket(): Promise<SettlementRun[]> {
+    const rows = await this.db.query<Parameters<typeof toRun>[0]>('select distinct on (market_id) * from settlement_runs order by market_id, session_date desc');
+    return rows.map(toRun);
+  }
+
   async runsInState(status: SettlementRun['status']): Promise<SettlementRun[]> {
     const rows = await this.db.query<Parameters<typeof toRun>[0]>('select * from settlement_runs where status = $1 order by session_date, market_id', [status]);
     return rows.map(toRun);

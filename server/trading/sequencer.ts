@@ -246,6 +246,10 @@ export class Sequencer {
   private readonly onSnapshotError: (error: Error) => void;
   /** Snapshots handed to the journal and not yet written (close() waits for them). */
   private readonly snapshotting = new Set<Promise<void>>();
+  /** Order commands (add, modify, cancel) submitted since start, refused ones included: the console's orders/s. */
+  orderCommands = 0;
+  /** The newest snapshot written (or found at start, its time unknown): the console's engine health. */
+  lastSnapshot: { seq: number; at: number | null } | null = null;
 
   private constructor(
     private journal: Journal<JournalEntry, SequencerSnapshot>,
@@ -275,6 +279,7 @@ export class Sequencer {
     sequencer.idempotency.replaceWith(idempotency);
     const replayGap = options.onReplayedEvents && fromSeq < snapshotSeq ? { fromSeq: fromSeq + 1, toSeq: snapshotSeq } : null;
     sequencer.sinceSnapshot = recovered.records.length;
+    if (snapshotSeq > 0) sequencer.lastSnapshot = { seq: snapshotSeq, at: null };
     if (options.tickIntervalMs) sequencer.startTicking(options.tickIntervalMs);
     return { sequencer, replayed: recovered.records.length, truncatedBytes: recovered.truncatedBytes, snapshotSeq, replayGap };
   }
@@ -299,6 +304,7 @@ export class Sequencer {
 
   async submit(command: UnstampedCommand, meta?: JournalEntry['meta']): Promise<SequencedResult> {
     if (this.failed || this.closed) throw unavailable();
+    if (command.type === 'addOrder' || command.type === 'modifyOrder' || command.type === 'cancelOrder') this.orderCommands++;
     const key = meta?.userId && meta.idempotencyKey ? idempotencyKeyOf(meta.userId, meta.idempotencyKey) : null;
     // Stamped here so the journal holds the exact time the engine saw; never earlier than the last one.
     const at = Math.max(this.now(), this.engine.clock);
@@ -370,6 +376,11 @@ export class Sequencer {
 
   get journalSyncs(): number {
     return this.journal.syncCount;
+  }
+
+  /** p99 of the journal's group-commit syncs over the last `windowMs`, ms (null when none). */
+  journalSyncP99Ms(windowMs = 60_000): number | null {
+    return this.journal.syncTimings.p99(windowMs);
   }
 
   async close(): Promise<void> {
@@ -457,7 +468,12 @@ export class Sequencer {
     const ready = this.beforeSnapshotWrite ? this.beforeSnapshotWrite(seq) : Promise.resolve();
     // This journal's: after a reload from the journal, the new one's record `seq` may be another command.
     const journal = this.journal;
-    const written = ready.then(() => journal.snapshot(seq, state)).catch((error: unknown) => {
+    const written = ready
+      .then(() => journal.snapshot(seq, state))
+      .then(() => {
+        if (this.lastSnapshot === null || this.lastSnapshot.seq < seq) this.lastSnapshot = { seq, at: this.now() };
+      })
+      .catch((error: unknown) => {
       if (!this.failed) this.onSnapshotError(error as Error);
     });
     this.snapshotting.add(written);

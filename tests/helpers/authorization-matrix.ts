@@ -221,6 +221,12 @@ export const routeCases: RouteCase[] = [
     expect: signedIn((p) => ((isAdmin(p) || p.clientCodes.includes(OWNER_CLIENT)) && sees(p, ASSET_MARKET) ? { status: 200 } : { status: 404, code: 'ORDER_NOT_FOUND' })),
   },
   {
+    // The timeline follows the history's visibility: anyone else is told the order does not exist.
+    route: 'GET /orders/:orderId/timeline',
+    request: (objects) => ({ method: 'GET', path: `/orders/${objects.orderId}/timeline` }),
+    expect: signedIn((p) => ((isAdmin(p) || p.clientCodes.includes(OWNER_CLIENT)) && sees(p, ASSET_MARKET) ? { status: 200 } : { status: 404, code: 'ORDER_NOT_FOUND' })),
+  },
+  {
     route: 'GET /orders/mine',
     request: () => ({ method: 'GET', path: '/orders/mine?history=true' }),
     expect: signedIn((p) => ({ status: 200, leak: (body) => foreignItems(p, (body as { items: unknown }).items) })),
@@ -270,6 +276,22 @@ export const routeCases: RouteCase[] = [
     route: 'POST /admin/participants/:kind/:id/reinstate',
     request: () => ({ method: 'POST', path: '/admin/participants/broker/u-nobody/reinstate' }),
     expect: signedIn((p) => (isAdmin(p) ? { status: 404, code: 'PARTICIPANT_NOT_FOUND' } : { status: 403, code: 'FORBIDDEN' })),
+  },
+  // The phase case above left GAS-BG suspended: resume, then suspend again (the cases run in this order).
+  {
+    route: 'POST /admin/markets/:marketId/resume',
+    request: () => ({ method: 'POST', path: '/admin/markets/GAS-BG/resume' }),
+    expect: signedIn((p) => (isAdmin(p) ? { status: 204 } : { status: 403, code: 'FORBIDDEN' })),
+  },
+  {
+    route: 'POST /admin/markets/:marketId/suspend',
+    request: () => ({ method: 'POST', path: '/admin/markets/GAS-BG/suspend' }),
+    expect: signedIn((p) => (isAdmin(p) ? { status: 204 } : { status: 403, code: 'FORBIDDEN' })),
+  },
+  {
+    route: 'GET /admin/operator',
+    request: () => ({ method: 'GET', path: '/admin/operator' }),
+    expect: signedIn((p) => (isAdmin(p) ? { status: 200 } : { status: 403, code: 'FORBIDDEN' })),
   },
   {
     route: 'GET /workspaces',

@@ -2,6 +2,7 @@ import { closeSync, constants, fsyncSync, ftruncateSync, mkdirSync, openSync, re
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import { SyncTimings } from './sync-timings.ts';
 
 /**
  * Append-only command journal with group commit.
@@ -240,6 +241,8 @@ export class Journal<T, S = unknown> {
   private closed = false;
   /** Number of disk syncs, to see group commit at work. */
   syncCount = 0;
+  /** How long each batch's write and sync took (the operator console's journal sync p99). */
+  readonly syncTimings = new SyncTimings();
 
   private constructor(
     private readonly dir: string,
@@ -464,6 +467,7 @@ export class Journal<T, S = unknown> {
           for (const buffer of buffers) bytes += buffer.length;
           // The zeros being written ahead must not land on these records: past their end, wait for them.
           if (this.position + bytes > this.allocated && this.extending) await this.extending;
+          const startedAt = this.syncTimings.start();
           const { bytesWritten } = await this.io.writev(this.handle!, buffers, this.position);
           // A short write (a full disk) is a failed write: the tail of the batch is not there.
           if (bytesWritten !== bytes) throw new Error(`journal write: ${bytesWritten} of ${bytes} bytes written`);
@@ -471,6 +475,7 @@ export class Journal<T, S = unknown> {
           await this.io.datasync(this.handle!);
           this.allocated = Math.max(this.allocated, this.position);
           this.syncCount++;
+          this.syncTimings.record(startedAt);
           for (const pending of batch) pending.resolve(pending.seq);
           this.preallocate();
         } catch (error) {

@@ -95,11 +95,14 @@ describe.each(testDatabases)('engine funds from clearing on $name', (database) =
     expect(alert).toHaveBeenCalledWith('marginCall', CLIENT, { amount: '100.00', currency: 'RON' }, expect.any(String));
     alert.mockRestore();
     expect((await report()).withUnpaid).toEqual({ currentMarginRequirement: 510_000, creditLimit: 0, marginCall: 10_000 });
+    // The operator console's open margin calls.
+    expect(t.server.clearing.engineFunds.openMarginCalls()).toEqual([{ clientCode: CLIENT, amount: 10_000, currency: 'RON' }]);
 
     await sql(`update payment_obligations set status = 'paid', settled_at = now(), settled_by = 'U-001' where client_code = $1`, [CLIENT]);
     await t.server.clearing.refresh([CLIENT]);
     expect(t.server.sequencer.engine.getClientFinancials(CLIENT)?.funds).toBe(500_000 - 225_000);
     expect((await report()).withUnpaid).toEqual({ currentMarginRequirement: 487_655, creditLimit: 12_345, marginCall: 0 });
+    expect(t.server.clearing.engineFunds.openMarginCalls()).toEqual([]);
     expect((await order(40, 10)).status).toBe(201);
   });
 

@@ -253,6 +253,8 @@ describe('slow consumer', () => {
       await sleep(1);
     }
     expect(gateway.subscriberCount(topic)).toBe(1);
+    // The operator console's counter: one slow consumer dropped since the gateway started.
+    expect(gateway.stats().slowConsumersDropped).toBe(1);
     expect(longestPublishMs).toBeLessThan(250);
     // Gone after the slow consumer's grace for reading its ERROR frame (5 s), as it never reads.
     await until(() => gateway.connectionCount() === 1, 8000, 'slow consumer gone');

@@ -83,6 +83,7 @@ function context(): ConnectionContext {
     onClosed: () => {},
     openSession: () => true,
     closeSession: () => {},
+    counters: { messagesSent: 0, slowConsumersDropped: 0 },
     userSubscriptions: new Map(),
   };
 }

@@ -101,4 +101,35 @@ describe('fan-out', () => {
     expect(second[0]!.headers['seq']).toBe('1');
     await client.deactivate();
   });
+
+  it("counts for the operator console: connections, subscriptions, messages sent, and each user's sessions since their CONNECTED", async () => {
+    rig = await startRig({ now: () => Date.parse('2026-11-27T10:00:00Z') });
+    const { gateway } = rig;
+    expect(gateway.stats()).toEqual({ connections: 0, subscriptions: 0, slowConsumersDropped: 0, messagesSent: 0 });
+    const clients = [stompClient(rig.url, await signToken('alice')), stompClient(rig.url, await signToken('alice')), stompClient(rig.url, await signToken('bob'))];
+    for (const client of clients) await connect(client);
+    const received: IMessage[] = [];
+    const ready = new Promise<void>((resolve) => clients[0]!.watchForReceipt('r', () => resolve()));
+    clients[0]!.subscribe(destinations.book('A1'), () => {});
+    clients[0]!.subscribe(destinations.book('A1'), (m) => received.push(m), { receipt: 'r' });
+    await ready;
+    const before = gateway.stats();
+    // Three CONNECTED frames and one RECEIPT so far.
+    expect(before).toEqual({ connections: 3, subscriptions: 2, slowConsumersDropped: 0, messagesSent: 4 });
+    gateway.publish(destinations.book('A1'), { n: 1 });
+    await until(() => received.length === 1);
+    // Two subscriptions of one connection: one WebSocket message.
+    expect(gateway.stats().messagesSent).toBe(before.messagesSent + 1);
+    const sessions = gateway.sessions().map((session) => ({ user: session.principal.username, since: session.since, subscriptions: session.subscriptions }));
+    expect(sessions.sort((a, b) => a.user.localeCompare(b.user) || b.subscriptions - a.subscriptions)).toEqual([
+      { user: 'alice', since: Date.parse('2026-11-27T10:00:00Z'), subscriptions: 2 },
+      { user: 'alice', since: Date.parse('2026-11-27T10:00:00Z'), subscriptions: 0 },
+      { user: 'bob', since: Date.parse('2026-11-27T10:00:00Z'), subscriptions: 0 },
+    ]);
+    await clients[0]!.deactivate();
+    await until(() => gateway.stats().connections === 2);
+    expect(gateway.stats().subscriptions).toBe(0);
+    expect(gateway.sessions()).toHaveLength(2);
+    for (const client of clients.slice(1)) await client.deactivate();
+  });
 });

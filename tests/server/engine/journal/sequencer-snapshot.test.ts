@@ -20,7 +20,9 @@ describe('sequencer snapshots', () => {
     const keyed: Array<[string, SequencedResult]> = [];
     const inFlight = new Set<Promise<unknown>>();
     let index = 0;
+    let orderCommands = 0;
     for (const command of crashWorkload(7, 3_000)) {
+      if (command.type === 'addOrder' || command.type === 'modifyOrder' || command.type === 'cancelOrder') orderCommands++;
       const key = command.type === 'addOrder' && index % 10 === 0 ? `key-${index}` : undefined;
       index++;
       const done = sequencer.submit(command, key ? { userId: 'u1', idempotencyKey: key } : undefined).then((result) => {
@@ -33,7 +35,14 @@ describe('sequencer snapshots', () => {
     await Promise.all(inFlight);
     const hash = sequencer.engine.stateHash();
     const lastSeq = Math.max(...keyed.map(([, r]) => r.journalSeq ?? 0));
+    // The operator console's engine figures: order commands counted, the syncs timed.
+    expect(sequencer.orderCommands).toBe(orderCommands);
+    expect(orderCommands).toBeGreaterThan(0);
+    expect(sequencer.journalSyncP99Ms()).toBeGreaterThanOrEqual(0);
     await sequencer.close();
+    // The newest snapshot written, with the time it was written on the sequencer's clock.
+    expect(sequencer.lastSnapshot?.seq).toBeGreaterThan(0);
+    expect(sequencer.lastSnapshot?.at).toEqual(expect.any(Number));
     // covered segments and older snapshots are gone
     const files = readdirSync(dir);
     expect(files.filter((file) => file.startsWith('snapshot-'))).toHaveLength(1);
@@ -42,6 +51,9 @@ describe('sequencer snapshots', () => {
     const { sequencer: again, replayed, snapshotSeq } = await Sequencer.open({ journalDir: dir, tickIntervalMs: 0, snapshotEvery: 250 });
     try {
       expect(snapshotSeq).toBeGreaterThan(0);
+      // Found at the start: its record known, its time not.
+      expect(again.lastSnapshot).toEqual({ seq: snapshotSeq, at: null });
+      expect(snapshotSeq).toBe(sequencer.lastSnapshot?.seq);
       expect(replayed).toBeLessThan(250);
       expect(snapshotSeq + replayed).toBeGreaterThanOrEqual(lastSeq);
       expect(again.engine.stateHash()).toBe(hash);
