@@ -81,8 +81,8 @@ export function collateralRoutes({ auth, store, clearing, now, audit }: Collater
 
     app.post(clearingRoutes.admin.warranties, async (request, reply) => {
       const user = await administrator(request);
-      const input = request.body as { clientCode?: unknown; amount?: unknown } | undefined;
-      const what = { action: 'warranty.record' as const, subject: `client ${String(input?.clientCode ?? '?')}`, details: { clientCode: input?.clientCode, amount: input?.amount } };
+      const input = request.body as { clientCode?: unknown; warrantyNumber?: unknown; value?: unknown } | undefined;
+      const what = { action: 'warranty.record' as const, subject: `client ${String(input?.clientCode ?? '?')}`, details: { clientCode: input?.clientCode, warrantyNumber: input?.warrantyNumber, value: input?.value } };
       const warranty = await audited(audit, auditOf(request, user), what, async () => {
         const created = await clearing.warranties.create(parseWith(warrantyInputSchema, request.body));
         Object.assign(what.details, { warrantyId: created.clientWarrantyId });
@@ -94,8 +94,8 @@ export function collateralRoutes({ auth, store, clearing, now, audit }: Collater
     app.put(`${clearingRoutes.admin.warranties}/:id`, async (request) => {
       const user = await administrator(request);
       const { id } = parseWith(idParams, request.params);
-      const input = request.body as { clientCode?: unknown; amount?: unknown } | undefined;
-      return audited(audit, auditOf(request, user), { action: 'warranty.edit', subject: `warranty ${id}`, details: { warrantyId: id, clientCode: input?.clientCode, amount: input?.amount } }, () =>
+      const input = request.body as { clientCode?: unknown; warrantyNumber?: unknown; value?: unknown } | undefined;
+      return audited(audit, auditOf(request, user), { action: 'warranty.edit', subject: `warranty ${id}`, details: { warrantyId: id, clientCode: input?.clientCode, warrantyNumber: input?.warrantyNumber, value: input?.value } }, () =>
         clearing.warranties.update(id, parseWith(warrantyInputSchema, request.body)),
       );
     });
