@@ -15,15 +15,21 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (fieldText += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        fieldText += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else fieldText += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') record.push(fieldText), (fieldText = '');
-    else if (c === '\r' && text[i + 1] === '\n') {
+    else if (c === ',') {
+      record.push(fieldText);
+      fieldText = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
       record.push(fieldText);
       records.push(record);
-      (record = []), (fieldText = ''), i++;
+      record = [];
+      fieldText = '';
+      i++;
     } else fieldText += c;
   }
   return records;
