@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ServerHealth } from '../protocol/health.ts';
 import { AuditLog } from './audit/audit-log.ts';
+import { auditOf } from './audit/audit-of.ts';
+import { auditTrailRoutes } from './http/audit.routes.ts';
 import { AuthService } from './auth/auth-service.ts';
 import { LoginLimiter, type LoginLimiterOptions } from './auth/login-limiter.ts';
 import { TokenService } from './auth/tokens.ts';
@@ -143,9 +145,11 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     if (await loadDemoExchangeIfEmpty(store, new Date(now()))) await loadDemoCollateral(store, new Date(now()));
     if (options.demoSettlement) await loadDemoSettlementIfEmpty(store, new Date(now()));
     const audit = new AuditLog(store.db, now);
+    // Runs before the store closes (cleanups run in reverse): the minute's coalesced counts are written.
+    cleanups.push(() => audit.close());
 
     const tokens = new TokenService(await loadOrCreateSecret(store.db, 'jwt-signing-key'), now, options.tokenTtlSeconds);
-    const auth = new AuthService({ store, tokens, now, limiter: new LoginLimiter(options.loginLimits) });
+    const auth = new AuthService({ store, tokens, now, limiter: new LoginLimiter(options.loginLimits), audit });
     // Its hashing threads stop after the HTTP server (cleanups run in reverse): no sign-in is cut short.
     cleanups.push(() => auth.close());
 
@@ -200,6 +204,12 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       maxConnectionsPerAddress: options.maxConnectionsPerAddress,
       sessionDateOf: (marketId) => sequencer.engine.getMarketPhase(marketId)?.sessionDate || bucharestDate(now()),
       health: () => serverHealth(sequencer, projector),
+      // Every 403 a route answers is a forbidden attempt in the audit trail (coalesced per minute).
+      onRefusal: (request, error) => {
+        if (error.code !== 'FORBIDDEN') return;
+        const route = `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
+        audit.note({ category: 'security', action: 'access.forbidden', ...auditOf(request, request.user), subject: route.slice(0, 200), outcome: 'refused', code: 'FORBIDDEN', details: { ...error.params } });
+      },
     });
     cleanups.push(() => app.close());
     // The gateway needs the HTTP server and the publisher needs the gateway: the hook is bound once both exist.
@@ -222,6 +232,21 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       onSend: sendDispatcher({ chatSend: chat.onSend, orderEntry: new OrderEntry({ trading, userOf: (userId) => auth.currentUser(userId) }).onSend }),
       onSessionOpened: chat.onSessionOpened,
       onSessionClosed: chat.onSessionClosed,
+      // A SUBSCRIBE or SEND to a destination the user may not use is a forbidden attempt (coalesced per minute).
+      onRefused: (refusal, principal, remoteAddress) => {
+        if (refusal.code !== 'STOMP_DESTINATION_FORBIDDEN') return;
+        audit.note({
+          category: 'security',
+          action: 'access.forbidden',
+          actorUserId: principal?.userId ?? null,
+          actorRole: principal ? principal.roles.join(',') || null : null,
+          subject: String(refusal.params.destination ?? '').slice(0, 200),
+          outcome: 'refused',
+          code: refusal.code,
+          remoteAddress: remoteAddress ?? null,
+          details: { ...refusal.params },
+        });
+      },
       now,
       ...(options.maxSessionsPerUser === undefined ? {} : { maxConnectionsPerUser: options.maxSessionsPerUser === 0 ? Number.POSITIVE_INFINITY : options.maxSessionsPerUser }),
     }, cancelOnDisconnect);
@@ -290,7 +315,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     await app.register(workspacesRoutes({ auth, store }), { prefix: API_PREFIX });
     await app.register(accountRoutes({ auth, store, sequencer, projector, assets }), { prefix: API_PREFIX });
     await app.register(chatRoutes({ auth, chat }), { prefix: API_PREFIX });
-    await app.register(collateralRoutes({ auth, store, clearing, now }), { prefix: API_PREFIX });
+    await app.register(collateralRoutes({ auth, store, clearing, now, audit }), { prefix: API_PREFIX });
     const settlement = new SettlementService({
       store,
       sequencer,
@@ -307,7 +332,8 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       settlement.stop();
       await settlement.idle();
     });
-    await app.register(settlementRoutes({ auth, store, settlement, now }), { prefix: API_PREFIX });
+    await app.register(settlementRoutes({ auth, store, settlement, now, audit }), { prefix: API_PREFIX });
+    await app.register(auditTrailRoutes({ auth, audit, now }), { prefix: API_PREFIX });
     await app.register(documentsRoutes({ auth, store, source: settlement.settlement, canSeeClient: clientScopeOf(store) }), { prefix: API_PREFIX });
     const workflows = new WorkflowService({
       db: store.db,

@@ -24,7 +24,7 @@ export async function attachGateway(
   store: Store,
   hooks: Pick<
     StompGatewayOptions,
-    'onSubscribe' | 'onSend' | 'onSessionOpened' | 'onSessionClosed' | 'heartbeatMs' | 'now' | 'maxConnectionsPerUser' | 'maxSubscriptionsPerConnection' | 'maxSubscriptionsPerUser'
+    'onSubscribe' | 'onSend' | 'onSessionOpened' | 'onSessionClosed' | 'onRefused' | 'heartbeatMs' | 'now' | 'maxConnectionsPerUser' | 'maxSubscriptionsPerConnection' | 'maxSubscriptionsPerUser'
   > = {},
   cancelOnDisconnect?: CancelOnDisconnect,
 ): Promise<StompGateway> {

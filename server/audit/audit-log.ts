@@ -1,6 +1,7 @@
 import type { AuditEntry, AuditQuery, AuditRecord } from '../../protocol/audit.ts';
 import type { Queryable } from '../store/database.ts';
 import type { AuditRecorder } from './audit-recorder.ts';
+import { CoalescingRecorder, type CoalescingLimits } from './coalescing-recorder.ts';
 
 interface AuditRow {
   id: string | number;
@@ -32,15 +33,67 @@ function toEntry(row: AuditRow): AuditEntry {
   };
 }
 
+/** Rows read per query when a whole trail is exported (GET /admin/audit.csv). */
+const EXPORT_CHUNK = 500;
+
 /** The audit trail in the store (migration 013): append-only, read newest first. */
 export class AuditLog implements AuditRecorder {
+  private readonly coalescing: CoalescingRecorder;
+
   constructor(
     private readonly db: Queryable,
     private readonly now: () => number = Date.now,
-  ) {}
+    limits?: CoalescingLimits,
+  ) {
+    this.coalescing = new CoalescingRecorder((entry) => this.record(entry), now, limits);
+  }
 
   async record(entry: AuditRecord): Promise<void> {
     await insertAudit(this.db, entry, entry.at ?? new Date(this.now()).toISOString());
+  }
+
+  /**
+   * A security event (failed sign-in, lockout, forbidden attempt, password change): returns at once,
+   * nothing is awaited by the caller (sign-in keeps its timing), and floods are coalesced per minute
+   * (coalescing-recorder.ts). Tests await idle() or flush().
+   */
+  note(entry: AuditRecord): void {
+    this.coalescing.note(entry);
+  }
+
+  /** Writes the counts of the current minute (the server does it before it closes the store). */
+  async flush(): Promise<void> {
+    await this.coalescing.flush();
+  }
+
+  /** Resolves once every noted entry written so far is stored. */
+  async idle(): Promise<void> {
+    await this.coalescing.idle();
+  }
+
+  /** Flushes and stops the minute timer. */
+  async close(): Promise<void> {
+    this.coalescing.stop();
+    await this.coalescing.flush();
+  }
+
+  /**
+   * Every entry matching the query (offset and limit ignored), newest first, read EXPORT_CHUNK rows
+   * at a time by id so a large trail never sits in memory whole.
+   */
+  async *all(query: AuditQuery): AsyncGenerator<AuditEntry[]> {
+    const { where, params } = whereOf(query);
+    let below: number | null = null;
+    for (;;) {
+      const bound: unknown[] = below === null ? params : [...params, below];
+      const idClause: string = below === null ? '' : `${where ? ' and' : 'where'} id < $${params.length + 1}`;
+      const rows: AuditRow[] = await this.db.query<AuditRow>(`select * from audit_events ${where}${idClause} order by id desc limit ${EXPORT_CHUNK}`, bound);
+      if (rows.length === 0) return;
+      const entries = rows.map(toEntry);
+      yield entries;
+      if (rows.length < EXPORT_CHUNK) return;
+      below = entries[entries.length - 1]!.id;
+    }
   }
 
   /** A page of entries matching the query, newest first, and how many match in all. */

@@ -13,6 +13,7 @@ import {
   type UserInfo,
   type Role,
 } from '../../protocol/index.ts';
+import type { AuditRecord } from '../../protocol/audit.ts';
 import type { Store } from '../store/store.ts';
 import type { UserRecord } from '../store/users.repository.ts';
 import { LoginLimiter, type AttemptSlot } from './login-limiter.ts';
@@ -39,7 +40,16 @@ export interface AuthServiceOptions {
   /** Where passwords are hashed (default: a pool of its own, closed by close()). */
   hasher?: PasswordHasherPool;
   now?: () => number;
+  /**
+   * Where security events go (the audit log's `note`: returns at once, coalesced per minute): failed
+   * sign-ins, lockouts, password changes and resets. Nothing is awaited, so the timing of sign-in is
+   * the same with or without it.
+   */
+  audit?: { note(entry: AuditRecord): void };
 }
+
+/** The refusals of a sign-in that are a failed attempt (a missing code or a busy hasher tried nothing). */
+const failedSignInCodes = new Set(['AUTH_CODE_INVALID', 'AUTH_CREDENTIALS_INVALID', 'AUTH_CODE_ALREADY_USED']);
 
 /** Sign-in, tokens, passwords and preferences. Every refusal is an ExchangeError with a catalogue code. */
 export class AuthService {
@@ -58,8 +68,10 @@ export class AuthService {
    */
   private readonly changedVersions = new Map<string, number>();
   private readonly credentialsListeners = new Set<(userId: string) => void>();
+  private readonly audit: AuthServiceOptions['audit'];
 
   constructor(options: AuthServiceOptions) {
+    this.audit = options.audit;
     this.store = options.store;
     this.tokens = options.tokens;
     this.limiter = options.limiter ?? new LoginLimiter();
@@ -94,6 +106,7 @@ export class AuthService {
     const user = await this.verifyCredentials(request.username, request.currentPassword, request.code, ip);
     if (!this.passwordExpired(user)) throw new ExchangeError(apiError('AUTH_PASSWORD_NOT_EXPIRED'));
     const credentialsVersion = await this.replacePassword(user, request.newPassword);
+    this.noteSecurity('password.reset', user.username, user, ip, null, {});
     return this.signIn({ ...user, credentialsVersion }, ip);
   }
 
@@ -106,12 +119,18 @@ export class AuthService {
   async changePassword(userId: string, request: ChangePasswordRequest, ip: string): Promise<LoginResponse> {
     this.checkNewPassword(request.newPassword, request.confirmPassword);
     const user = await this.requireUser(userId);
-    const slot = this.reserveAttempt(user.username, ip);
-    if (!(await this.verifyCounted(slot, request.currentPassword, user.passwordHash))) {
-      throw new ExchangeError(apiError('AUTH_CREDENTIALS_INVALID'));
+    try {
+      const slot = this.reserveAttempt(user.username, ip);
+      if (!(await this.verifyCounted(slot, request.currentPassword, user.passwordHash))) {
+        throw new ExchangeError(apiError('AUTH_CREDENTIALS_INVALID'));
+      }
+      this.limiter.succeeded(slot);
+    } catch (error) {
+      this.noteRefusedSignIn(error, user.username, user, ip);
+      throw error;
     }
-    this.limiter.succeeded(slot);
     const credentialsVersion = await this.replacePassword(user, request.newPassword);
+    this.noteSecurity('password.changed', user.username, user, ip, null, {});
     return this.issueToken({ ...user, credentialsVersion });
   }
 
@@ -189,22 +208,57 @@ export class AuthService {
    */
   private async verifyCredentials(username: string, password: string, code: string | undefined, ip: string): Promise<UserRecord> {
     const now = this.now();
-    const slot = this.reserveAttempt(username, ip);
-    if (!code) {
-      this.limiter.released(slot); // nothing was tried
-      throw new ExchangeError(apiError('AUTH_CODE_MISSING'));
-    }
+    let user: UserRecord | null = null;
+    try {
+      const slot = this.reserveAttempt(username, ip);
+      if (!code) {
+        this.limiter.released(slot); // nothing was tried
+        throw new ExchangeError(apiError('AUTH_CODE_MISSING'));
+      }
 
-    const user = await this.store.users.findByUsername(username);
-    // The code is judged first, and a wrong one costs no hash: whether the password was right is told
-    // only to someone holding the second factor, and an unknown user (no code fits) is answered the
-    // same way and as fast as a known one with a wrong code. A burst without codes hashes nothing.
-    const step = user ? matchingStep(user.totpSecret, code, now) : null;
-    if (!user || step === null) throw new ExchangeError(apiError('AUTH_CODE_INVALID'));
-    if (!(await this.verifyCounted(slot, password, user.passwordHash))) throw new ExchangeError(apiError('AUTH_CREDENTIALS_INVALID'));
-    if (!(await this.store.users.consumeTotpStep(user.id, step))) throw new ExchangeError(apiError('AUTH_CODE_ALREADY_USED'));
-    this.limiter.succeeded(slot);
-    return user;
+      user = await this.store.users.findByUsername(username);
+      // The code is judged first, and a wrong one costs no hash: whether the password was right is told
+      // only to someone holding the second factor, and an unknown user (no code fits) is answered the
+      // same way and as fast as a known one with a wrong code. A burst without codes hashes nothing.
+      const step = user ? matchingStep(user.totpSecret, code, now) : null;
+      if (!user || step === null) throw new ExchangeError(apiError('AUTH_CODE_INVALID'));
+      if (!(await this.verifyCounted(slot, password, user.passwordHash))) throw new ExchangeError(apiError('AUTH_CREDENTIALS_INVALID'));
+      if (!(await this.store.users.consumeTotpStep(user.id, step))) throw new ExchangeError(apiError('AUTH_CODE_ALREADY_USED'));
+      this.limiter.succeeded(slot);
+      return user;
+    } catch (error) {
+      // Noted without awaiting (the audit coalesces floods): the refusal leaves as fast as before.
+      this.noteRefusedSignIn(error, username, user, ip);
+      throw error;
+    }
+  }
+
+  /** A failed attempt or a lockout, for the audit trail; other refusals (no code, busy) tried nothing. */
+  private noteRefusedSignIn(error: unknown, username: string, user: UserRecord | null, ip: string): void {
+    if (!(error instanceof ExchangeError)) return;
+    if (error.code === 'AUTH_TOO_MANY_ATTEMPTS') this.noteSecurity('signIn.lockedOut', username, user, ip, error.code, error.params as Record<string, number>);
+    else if (failedSignInCodes.has(error.code)) this.noteSecurity('signIn.failed', username, user, ip, error.code, {});
+  }
+
+  private noteSecurity(
+    action: 'signIn.failed' | 'signIn.lockedOut' | 'password.changed' | 'password.reset',
+    username: string,
+    user: UserRecord | null,
+    ip: string,
+    code: ExchangeError['code'] | null,
+    details: Record<string, number>,
+  ): void {
+    this.audit?.note({
+      category: 'security',
+      action,
+      actorUserId: user?.id ?? null,
+      actorRole: user ? user.roles.join(',') || null : null,
+      subject: `login ${username}`.slice(0, 200),
+      outcome: code === null ? 'ok' : 'refused',
+      code,
+      remoteAddress: ip,
+      details,
+    });
   }
 
   /** A slot of the account and the address, or AUTH_TOO_MANY_ATTEMPTS. */

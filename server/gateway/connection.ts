@@ -139,6 +139,8 @@ export class Connection implements DeliveryTarget {
     private readonly ws: WebSocket,
     private readonly ctx: ConnectionContext,
     id: string,
+    /** The socket's remote address, for the refusal hook (the audit of forbidden destinations). */
+    private readonly remoteAddress?: string,
   ) {
     this.id = id;
     this.closedPromise = new Promise((resolve) => (this.resolveClosed = resolve));
@@ -569,6 +571,11 @@ export class Connection implements DeliveryTarget {
   private fail(refusal: Refusal, receipt?: string): void {
     if (!this.isOpen) return;
     this.endReason ??= refusal.code;
+    try {
+      this.ctx.options.onRefused?.({ code: refusal.code, params: refusal.params }, this.principalValue, this.remoteAddress);
+    } catch {
+      // the hook's trouble is not the connection's
+    }
     const headers: Array<[string, string]> = [
       ['message', refusal.message ?? refusal.code],
       ['code', refusal.code],

@@ -25,6 +25,7 @@ export function createStompGateway(options: StompGatewayOptions): StompGateway {
     checkConnect: options.checkConnect,
     onSessionOpened: options.onSessionOpened,
     onSessionClosed: options.onSessionClosed,
+    onRefused: options.onRefused,
     heartbeatMs: options.heartbeatMs ?? 10_000,
     connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
     maxFrameBytes: options.maxFrameBytes ?? 64 * 1024,
@@ -92,12 +93,12 @@ export function createStompGateway(options: StompGatewayOptions): StompGateway {
   }, resolved.expiryCheckMs);
   expirySweep.unref();
 
-  const onConnection = (ws: WebSocket): void => {
+  const onConnection = (ws: WebSocket, request: IncomingMessage): void => {
     if (closed) {
       ws.terminate();
       return;
     }
-    const connection = new Connection(ws, context, `s${++connectionSeq}`);
+    const connection = new Connection(ws, context, `s${++connectionSeq}`, request.socket.remoteAddress);
     connections.add(connection);
   };
 

@@ -60,6 +60,11 @@ export interface StompGatewayOptions {
   onSessionOpened?(principal: Principal, sessionId: string, connectHeaders: Readonly<Record<string, string>>): void;
   /** An authenticated connection ended (DISCONNECT, refusal, drop, socket close, shutdown); once per opened session. */
   onSessionClosed?(principal: Principal, sessionId: string, end: SessionEnd): void;
+  /**
+   * A refusal that ends a connection with an ERROR frame (the audit keeps STOMP_DESTINATION_FORBIDDEN),
+   * with the session's principal (undefined before CONNECT) and the socket's remote address. Exceptions are ignored.
+   */
+  onRefused?(refusal: { code: ErrorCode; params: Record<string, string | number> }, principal: Principal | undefined, remoteAddress: string | undefined): void;
   /** Heart-beat the server offers both ways, ms. Default 10000; 0 disables heart-beating. */
   heartbeatMs?: number;
   /** A socket without a successful CONNECT is closed after this, ms. Default 5000. */
@@ -124,6 +129,6 @@ export interface SessionInfo {
   subscriptions: number;
 }
 
-type OptionalHooks = 'onSubscribe' | 'onSend' | 'checkConnect' | 'onSessionOpened' | 'onSessionClosed';
+type OptionalHooks = 'onSubscribe' | 'onSend' | 'checkConnect' | 'onSessionOpened' | 'onSessionClosed' | 'onRefused';
 /** The options with their defaults filled in; the hooks stay optional. */
 export type ResolvedOptions = Required<Omit<StompGatewayOptions, OptionalHooks>> & Pick<StompGatewayOptions, OptionalHooks>;

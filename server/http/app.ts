@@ -10,7 +10,7 @@ import type { Store } from '../store/store.ts';
 import { apiDocumentsRoutes } from './api-documents.routes.ts';
 import { authRoutes } from './auth.routes.ts';
 import { capConnectionsPerAddress, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, defaultHttpTimeouts, fastifyTimeoutOptions, type HttpTimeouts } from './connection-guard.ts';
-import { BODY_LIMIT_BYTES, clientErrorHandlerFor, frameworkErrorHandler, installErrorHandler } from './errors.ts';
+import { BODY_LIMIT_BYTES, clientErrorHandlerFor, frameworkErrorHandler, installErrorHandler, type RefusalListener } from './errors.ts';
 import { referenceRoutes, type SessionDateOf } from './reference.routes.ts';
 import { installSecurityHeaders } from './security-headers.ts';
 
@@ -37,6 +37,8 @@ export interface HttpAppOptions {
   timeouts?: Partial<HttpTimeouts>;
   /** Open sockets allowed per remote address (default 256; 0: no cap). */
   maxConnectionsPerAddress?: number;
+  /** Told of every refusal a route throws, with the request (the audit trail keeps the 403 ones). */
+  onRefusal?: RefusalListener;
 }
 
 /** One route as registered: its method and full URL pattern (`/session/api/orders/:orderId`). */
@@ -93,7 +95,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
   });
   capConnectionsPerAddress(app.server, options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS);
-  installErrorHandler(app);
+  installErrorHandler(app, options.onRefusal);
   installSecurityHeaders(app, API_PREFIX);
   acceptEmptyJsonBodies(app);
 

@@ -10,6 +10,8 @@ import {
   nominationUpdateSchema,
   warrantyInputSchema,
 } from '../../protocol/index.ts';
+import { audited, auditOf } from '../audit/audit-of.ts';
+import type { AuditRecorder } from '../audit/audit-recorder.ts';
 import type { AuthService } from '../auth/auth-service.ts';
 import type { CollateralClearing } from '../clearing/collateral-module.ts';
 import { financialInfoOf, replaceRestrictions } from '../clearing/collateral-restrictions.ts';
@@ -25,6 +27,8 @@ export interface CollateralRoutesOptions {
   store: Store;
   clearing: CollateralClearing;
   now: () => number;
+  /** The audit trail: warranty and financial-info changes are operator actions. */
+  audit: AuditRecorder;
 }
 
 export const idParams = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
@@ -37,7 +41,7 @@ const isAdmin = (user: UserRecord) => user.roles.includes('administrator');
  * (the client's broker edits them until the deadline). A client one may not see answers 404, as an
  * unknown one does.
  */
-export function collateralRoutes({ auth, store, clearing, now }: CollateralRoutesOptions) {
+export function collateralRoutes({ auth, store, clearing, now, audit }: CollateralRoutesOptions) {
   async function reader(request: Parameters<typeof requireUser>[1]): Promise<UserRecord> {
     const user = await requireUser(auth, request);
     if (!user.scopes.includes('trading:read') && !isAdmin(user)) throw new ExchangeError(apiError('FORBIDDEN', { scope: 'trading:read' }));
@@ -76,21 +80,30 @@ export function collateralRoutes({ auth, store, clearing, now }: CollateralRoute
     });
 
     app.post(clearingRoutes.admin.warranties, async (request, reply) => {
-      await administrator(request);
-      const warranty = await clearing.warranties.create(parseWith(warrantyInputSchema, request.body));
+      const user = await administrator(request);
+      const input = request.body as { clientCode?: unknown; warrantyNumber?: unknown; value?: unknown } | undefined;
+      const what = { action: 'warranty.record' as const, subject: `client ${String(input?.clientCode ?? '?')}`, details: { clientCode: input?.clientCode, warrantyNumber: input?.warrantyNumber, value: input?.value } };
+      const warranty = await audited(audit, auditOf(request, user), what, async () => {
+        const created = await clearing.warranties.create(parseWith(warrantyInputSchema, request.body));
+        Object.assign(what.details, { warrantyId: created.clientWarrantyId });
+        return created;
+      });
       return reply.code(201).send(warranty);
     });
 
     app.put(`${clearingRoutes.admin.warranties}/:id`, async (request) => {
-      await administrator(request);
+      const user = await administrator(request);
       const { id } = parseWith(idParams, request.params);
-      return clearing.warranties.update(id, parseWith(warrantyInputSchema, request.body));
+      const input = request.body as { clientCode?: unknown; warrantyNumber?: unknown; value?: unknown } | undefined;
+      return audited(audit, auditOf(request, user), { action: 'warranty.edit', subject: `warranty ${id}`, details: { warrantyId: id, clientCode: input?.clientCode, warrantyNumber: input?.warrantyNumber, value: input?.value } }, () =>
+        clearing.warranties.update(id, parseWith(warrantyInputSchema, request.body)),
+      );
     });
 
     app.post(clearingRoutes.admin.releaseWarranty(':id'), async (request) => {
       const user = await administrator(request);
       const { id } = parseWith(idParams, request.params);
-      return clearing.warranties.release(id, user.id);
+      return audited(audit, auditOf(request, user), { action: 'warranty.release', subject: `warranty ${id}`, details: { warrantyId: id } }, () => clearing.warranties.release(id, user.id));
     });
 
     app.get(clearingRoutes.financialReport, async (request) => {
@@ -112,15 +125,18 @@ export function collateralRoutes({ auth, store, clearing, now }: CollateralRoute
     });
 
     app.put(clearingRoutes.admin.financialInfo(':clientCode'), async (request) => {
-      await administrator(request);
+      const user = await administrator(request);
       const { clientCode } = parseWith(clientParams, request.params);
-      const client = (await store.reference.clients()).find((candidate) => candidate.code === clientCode);
-      if (!client) throw new ExchangeError(apiError('CLEARING_CLIENT_NOT_FOUND', { clientCode }));
-      const input = parseWith(financialRestrictionsInputSchema, request.body);
-      const assets = await store.reference.assets();
-      await replaceRestrictions(clearing.repository, clientCode, input, assets);
-      await clearing.refresh([clientCode]);
-      return financialInfoOf(client, await clearing.repository.restrictions(clientCode), assets, new Date(now()).toISOString());
+      const what = { action: 'financialInfo.set' as const, subject: `client ${clientCode}`, details: { clientCode, restrictions: request.body } };
+      return audited(audit, auditOf(request, user), what, async () => {
+        const client = (await store.reference.clients()).find((candidate) => candidate.code === clientCode);
+        if (!client) throw new ExchangeError(apiError('CLEARING_CLIENT_NOT_FOUND', { clientCode }));
+        const input = parseWith(financialRestrictionsInputSchema, request.body);
+        const assets = await store.reference.assets();
+        await replaceRestrictions(clearing.repository, clientCode, input, assets);
+        await clearing.refresh([clientCode]);
+        return financialInfoOf(client, await clearing.repository.restrictions(clientCode), assets, new Date(now()).toISOString());
+      });
     });
 
     app.get(clearingRoutes.nominations, async (request) => {

@@ -32,10 +32,14 @@ export function toApiError(error: unknown): { status: number; body: { error: Api
   return { status: 500, body: { error: apiError('UNKNOWN_ERROR') } };
 }
 
-export function installErrorHandler(app: FastifyInstance): void {
+/** Told of every refusal the error handler answers (the audit keeps the 403 FORBIDDEN ones). Must not throw. */
+export type RefusalListener = (request: FastifyRequest, error: ApiError) => void;
+
+export function installErrorHandler(app: FastifyInstance, onRefusal?: RefusalListener): void {
   app.setErrorHandler((error, request, reply) => {
     const { status, body } = toApiError(error);
     if (status >= 500) request.log.error({ err: error }, 'request failed');
+    onRefusal?.(request, body.error);
     void reply.status(status).send(body);
   });
 }

@@ -35,6 +35,7 @@ import {
   warrantyInputSchema,
   warrantySchema,
 } from '../../protocol/clearing.ts';
+import { auditPageSchema, auditQuerySchema } from '../../protocol/audit.ts';
 import { serverHealthSchema } from '../../protocol/health.ts';
 import { participantChangeSchema, participantListSchema, participantSuspendSchema } from '../../protocol/participants.ts';
 import { participantParamsSchema } from './participants.routes.ts';
@@ -89,7 +90,7 @@ export interface RouteDescription {
   /** Success status (default 200). */
   status?: 200 | 201 | 204;
   /** The answer is a file of this media type rather than JSON. */
-  file?: 'application/pdf';
+  file?: 'application/pdf' | 'text/csv';
   /** The route takes an optional `Idempotency-Key` header. */
   idempotencyKey?: boolean;
   /** Other than JSON (the contract upload is multipart). */
@@ -218,4 +219,6 @@ export const routeCatalogue: Record<string, RouteDescription> = {
   'POST /admin/clearing/settlement-runs': { tag: 'admin', summary: 'Run the settlement of a market and day.', body: settlementRunRequestSchema },
   'POST /admin/clearing/daily-settlement-prices/:id/override': { tag: 'admin', summary: 'Override a daily settlement price.', params: settlementIdParams, body: settlementPriceOverrideSchema },
   'POST /admin/clearing/obligations/:id/settle': { tag: 'admin', summary: 'Mark a payment obligation settled.', params: settlementIdParams, body: obligationSettleSchema },
+  'GET /admin/audit': { tag: 'admin', summary: 'The audit trail (operator, workflow and security events), newest first, filtered and paged.', query: auditQuerySchema, response: auditPageSchema },
+  'GET /admin/audit.csv': { tag: 'admin', summary: 'Every audit entry matching the filters as CSV (UTF-8 with BOM, Bucharest times).', query: auditQuerySchema, file: 'text/csv' },
 };

@@ -11,6 +11,8 @@ import {
   type ClearingListQuery,
 } from '../../protocol/clearing.ts';
 import { apiError, ExchangeError } from '../../protocol/error-codes.ts';
+import { audited, auditOf } from '../audit/audit-of.ts';
+import type { AuditRecorder } from '../audit/audit-recorder.ts';
 import type { AuthService } from '../auth/auth-service.ts';
 import type { SettlementService } from '../clearing/settlement-service.ts';
 import type { SettlementListFilter } from '../store/settlement.repository.ts';
@@ -26,6 +28,8 @@ export interface SettlementRoutesOptions {
   store: Pick<Store, 'reference'>;
   settlement: SettlementService;
   now: () => number;
+  /** The audit trail: settlement runs, price overrides and settled obligations are operator actions. */
+  audit: AuditRecorder;
 }
 
 export const idParamsSchema = z.strictObject({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
@@ -38,7 +42,7 @@ const isAdmin = (user: UserRecord) => user.roles.includes('administrator');
  * summary and report each, and the administrator's settlement commands. A broker or agency sees its
  * clients' rows, the administrator every client's; prices and runs are those of the user's markets.
  */
-export function settlementRoutes({ auth, store, settlement, now }: SettlementRoutesOptions) {
+export function settlementRoutes({ auth, store, settlement, now, audit }: SettlementRoutesOptions) {
   const repository = settlement.settlement;
 
   async function reader(request: Parameters<typeof requireUser>[1]): Promise<UserRecord> {
@@ -136,21 +140,32 @@ export function settlementRoutes({ auth, store, settlement, now }: SettlementRou
     });
 
     app.post(clearingRoutes.admin.settlementRuns, async (request) => {
-      await admin(request);
-      const { marketId, sessionDate } = parseWith(settlementRunRequestSchema, request.body);
-      return settlement.runSettlement(marketId, sessionDate);
+      const user = await admin(request);
+      const input = request.body as { marketId?: unknown; sessionDate?: unknown } | undefined;
+      const what = { action: 'settlement.run' as const, subject: `market ${String(input?.marketId ?? '?')}`, details: { marketId: input?.marketId, sessionDate: input?.sessionDate } };
+      return audited(audit, auditOf(request, user), what, async () => {
+        const { marketId, sessionDate } = parseWith(settlementRunRequestSchema, request.body);
+        return settlement.runSettlement(marketId, sessionDate);
+      });
     });
     app.post(clearingRoutes.admin.overrideDailySettlementPrice(':id'), async (request) => {
       const user = await admin(request);
       const { id } = parseWith(idParamsSchema, request.params);
-      const { price, reason } = parseWith(settlementPriceOverrideSchema, request.body);
-      return settlement.overridePrice(id, price, reason, user.username);
+      const input = request.body as { price?: unknown; reason?: unknown } | undefined;
+      const what = { action: 'settlement.priceOverride' as const, subject: `daily settlement price ${id}`, details: { priceId: id, price: input?.price, reason: input?.reason } };
+      return audited(audit, auditOf(request, user), what, async () => {
+        const { price, reason } = parseWith(settlementPriceOverrideSchema, request.body);
+        return settlement.overridePrice(id, price, reason, user.username);
+      });
     });
     app.post(clearingRoutes.admin.settleObligation(':id'), async (request) => {
       const user = await admin(request);
       const { id } = parseWith(idParamsSchema, request.params);
-      const { reference } = parseWith(obligationSettleSchema, request.body);
-      return settlement.settleObligation(id, reference, user.username);
+      const input = request.body as { reference?: unknown } | undefined;
+      return audited(audit, auditOf(request, user), { action: 'obligation.settle', subject: `obligation ${id}`, details: { obligationId: id, reference: input?.reference } }, async () => {
+        const { reference } = parseWith(obligationSettleSchema, request.body);
+        return settlement.settleObligation(id, reference, user.username);
+      });
     });
   };
 }

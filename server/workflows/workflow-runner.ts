@@ -49,9 +49,10 @@ import { apiError, ExchangeError, type ApiError, type ErrorCode } from '../../pr
 import { actionsWithReason, type WorkflowAction, type WorkflowInstance, type WorkflowKind, type WorkflowReason } from '../../protocol/workflows.ts';
 import { systemActor, type WorkflowActor, type WorkflowParties } from '../../machines/workflows/workflow-actor.ts';
 import { applyWorkflowEvent, restoreWorkflow, startWorkflow, statusOf, storeWorkflow, waitingOnOf, type WorkflowEvent } from '../../machines/workflows/workflow-definitions.ts';
+import { insertAudit } from '../audit/audit-log.ts';
 import type { Database, Queryable } from '../store/database.ts';
 import type { UserRecord } from '../store/users.repository.ts';
-import { visibleTo, WorkflowRepository, type WorkflowRow } from './workflow-repository.ts';
+import { visibleTo, WorkflowRepository, type WorkflowEventInput, type WorkflowRow } from './workflow-repository.ts';
 
 /** The acting user as the machines see it, plus what the history shows. */
 export interface WorkflowUser extends WorkflowActor {
@@ -206,7 +207,7 @@ export class WorkflowRunner {
         if (uniqueViolation(error) && opts.onDuplicate) throw opts.onDuplicate();
         throw error;
       }
-      await this.repository.insertEvent(tx, row.id, { action: 'create', actorUserId: actor.userId, actorRole: actor.role, fromStatus: null, toStatus: row.status, reason: null, at });
+      await this.recordEvent(tx, kind, row.id, { action: 'create', actorUserId: actor.userId, actorRole: actor.role, fromStatus: null, toStatus: row.status, reason: null, at });
       if (opts.followUp) {
         const by = opts.followUp.byCreator ? actor : systemUser;
         const event = { type: opts.followUp.type, actor: by, ...(opts.followUp.code ? { code: opts.followUp.code } : {}) } as WorkflowEvent;
@@ -216,7 +217,7 @@ export class WorkflowRunner {
         const from = row.status;
         Object.assign(row, { status: statusOf(next), machineState: storeWorkflow(next), waitingOn: waitingOnOf(next), version: 2, reason: reason ?? row.reason });
         if (!(await this.repository.update(tx, row, 1))) throw new ExchangeError(apiError('WORKFLOW_CONFLICT', { instanceId: row.id, version: 1 }));
-        await this.repository.insertEvent(tx, row.id, { action: opts.followUp.type, actorUserId: by.userId, actorRole: by.role, fromStatus: from, toStatus: row.status, reason, at });
+        await this.recordEvent(tx, kind, row.id, { action: opts.followUp.type, actorUserId: by.userId, actorRole: by.role, fromStatus: from, toStatus: row.status, reason, at });
       }
       await opts.afterCreate?.(tx, row);
       return (await this.repository.instance(tx, row.id))!;
@@ -279,7 +280,7 @@ export class WorkflowRunner {
         updatedAt: at,
       };
       if (!(await this.repository.update(tx, updated, locked.version))) throw new ExchangeError(apiError('WORKFLOW_CONFLICT', { instanceId, version: locked.version }));
-      await this.repository.insertEvent(tx, instanceId, {
+      await this.recordEvent(tx, locked.kind, instanceId, {
         action: recorded.action,
         actorUserId: recorded.actor.userId,
         actorRole: recorded.actor.role,
@@ -290,6 +291,31 @@ export class WorkflowRunner {
       });
       return (await this.repository.instance(tx, instanceId))!;
     });
+  }
+
+  /**
+   * A transition's history row and its audit entry (category 'workflow'), in the transition's own
+   * transaction: both commit with the state change or neither does. The system (timers, checks) acts
+   * with a null actor.
+   */
+  private async recordEvent(tx: Queryable, kind: WorkflowKind, instanceId: string, event: WorkflowEventInput): Promise<void> {
+    await this.repository.insertEvent(tx, instanceId, event);
+    const reason = event.reason === null ? null : (event.reason.text ?? event.reason.code);
+    await insertAudit(
+      tx,
+      {
+        category: 'workflow',
+        action: 'workflow.action',
+        actorUserId: event.actorUserId,
+        actorRole: event.actorUserId === null ? null : event.actorRole,
+        subject: `${kind} ${instanceId}`,
+        outcome: 'ok',
+        code: event.reason?.code ?? null,
+        remoteAddress: null,
+        details: { kind, instanceId, action: event.action, from: event.fromStatus, to: event.toStatus, reason: reason === null ? null : reason.slice(0, 500) },
+      },
+      event.at,
+    );
   }
 
   /** The answer stored under the actor's key, if any (another body under it is refused). */

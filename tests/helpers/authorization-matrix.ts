@@ -459,6 +459,9 @@ export const routeCases: RouteCase[] = [
     request: () => ({ method: 'POST', path: '/admin/clearing/obligations/OB-NONE/settle', body: { reference: 'matrix' } }),
     expect: signedIn((p) => (isAdmin(p) ? { status: 404, code: 'CLEARING_OBLIGATION_NOT_FOUND' } : { status: 403, code: 'FORBIDDEN' })),
   },
+  // The audit trail (issue 16): the administrator's alone.
+  { route: 'GET /admin/audit', request: () => ({ method: 'GET', path: '/admin/audit' }), expect: signedIn((p) => (isAdmin(p) ? { status: 200 } : { status: 403, code: 'FORBIDDEN' })) },
+  { route: 'GET /admin/audit.csv', request: () => ({ method: 'GET', path: '/admin/audit.csv' }), expect: signedIn((p) => (isAdmin(p) ? { status: 200 } : { status: 403, code: 'FORBIDDEN' })) },
   // Workflows (issue 15): an instance or transaction one is no party to answers as an unknown one.
   {
     route: 'GET /workflows',

@@ -139,4 +139,6 @@ export const routeSummariesRo: Record<string, string> = {
   postAdminClearingSettlementRuns: 'Rularea decontării unei piețe pentru o zi.',
   postAdminClearingDailySettlementPricesIdOverride: 'Înlocuirea unui preț zilnic de decontare.',
   postAdminClearingObligationsIdSettle: 'Marcarea unei obligații de plată ca achitată.',
+  getAdminAudit: 'Jurnalul de audit (acțiuni ale operatorului, ale fluxurilor și evenimente de securitate), cele mai noi întâi, filtrat și paginat.',
+  getAdminAuditCsv: 'Toate intrările de audit care corespund filtrelor, ca fișier CSV (UTF-8 cu BOM, ore de București).',
 };

@@ -3,6 +3,7 @@ import type { AuditRecord } from '../../../protocol/audit.ts';
 import { auditQuerySchema } from '../../../protocol/audit.ts';
 import { AuditLog } from '../../../server/audit/audit-log.ts';
 import { openStore, type Store } from '../../../server/store/store.ts';
+import { testDatabases, type TestDatabase } from '../../helpers/test-databases.ts';
 
 const base: AuditRecord = {
   category: 'operator',
@@ -16,18 +17,25 @@ const base: AuditRecord = {
   details: { marketId: 'GAS-FWD' },
 };
 
-describe('AuditLog', () => {
+describe.each(testDatabases)('AuditLog on $name', (database: TestDatabase) => {
   let store: Store;
   let log: AuditLog;
+  let drop: () => Promise<void>;
   beforeAll(async () => {
-    store = await openStore({});
+    const target = await database.create();
+    drop = target.drop;
+    store = await openStore(target);
     log = new AuditLog(store.db, () => Date.parse('2026-11-27T10:00:00Z'));
     await log.record(base);
     await log.record({ ...base, category: 'security', action: 'signIn.failed', actorUserId: null, actorRole: null, subject: 'login broker1', outcome: 'refused', code: 'AUTH_CREDENTIALS_INVALID', details: {} });
     // 23:30 UTC on the 27th is already the 28th in Bucharest (UTC+2).
     await log.record({ ...base, action: 'market.resume', at: '2026-11-27T23:30:00.000Z', details: { note: '100% sure' } });
   });
-  afterAll(() => store.close());
+  afterAll(async () => {
+    await log.close();
+    await store.close();
+    await drop();
+  });
 
   const query = (input: Record<string, unknown>) => log.query(auditQuerySchema.parse(input));
 
@@ -56,5 +64,24 @@ describe('AuditLog', () => {
     const page = await query({ offset: 1, limit: 1 });
     expect(page.total).toBe(3);
     expect(page.items.map((entry) => entry.action)).toEqual(['signIn.failed']);
+  });
+
+  it('exports every matching entry in chunks, newest first, ignoring offset and limit', async () => {
+    const other = new AuditLog(store.db, () => Date.parse('2026-11-26T10:00:00Z'));
+    for (let i = 0; i < 1203; i++) await other.record({ ...base, action: 'warranty.record', subject: `warranty W${i}`, details: { i } });
+    const chunks: number[][] = [];
+    for await (const entries of log.all(auditQuerySchema.parse({ action: 'warranty.record', offset: 5, limit: 1 }))) chunks.push(entries.map((entry) => Number(entry.details.i)));
+    expect(chunks.map((chunk) => chunk.length)).toEqual([500, 500, 203]);
+    expect(chunks.flat()).toEqual(Array.from({ length: 1203 }, (_, i) => 1202 - i));
+    await other.close();
+  });
+
+  it('notes security events without waiting and stores them once idle', async () => {
+    const noted = new AuditLog(store.db, () => Date.parse('2026-11-25T10:00:00Z'));
+    noted.note({ ...base, category: 'security', action: 'access.forbidden', subject: 'GET /admin/audit', outcome: 'refused', code: 'FORBIDDEN', details: { scope: 'admin' } });
+    await noted.idle();
+    const page = await query({ action: 'access.forbidden' });
+    expect(page.items).toMatchObject([{ subject: 'GET /admin/audit', details: { scope: 'admin', count: 1 }, at: '2026-11-25T10:00:00.000Z' }]);
+    await noted.close();
   });
 });
