@@ -109,6 +109,25 @@ describe('/user/queue/operator', () => {
     }
   });
 
+  it('shows a participant suspended and reinstated from the participants service, each in a new snapshot', async () => {
+    const operatorQueue = await connectCollector(t.server.port, admin);
+    const participantOf = (snapshot: OperatorSnapshot) => snapshot.participants.find((p) => p.kind === 'client' && p.id === 'RO-TERMO');
+    try {
+      await operatorQueue.subscribe(destinations.operator);
+      const [first] = await operatorQueue.waitFor<OperatorSnapshot>(destinations.operator, (messages) => messages.length >= 1);
+      expect(participantOf(first!)).toMatchObject({ suspended: false });
+
+      expect((await t.post('/admin/participants/client/RO-TERMO/suspend', { reason: 'unpaid margin call' }, admin)).status).toBe(200);
+      const suspended = await operatorQueue.waitFor<OperatorSnapshot>(destinations.operator, (messages) => participantOf(messages.at(-1)!)?.suspended === true, 1000);
+      expect(participantOf(suspended.at(-1)!)).toMatchObject({ suspended: true, reason: 'unpaid margin call', suspendedBy: adminId });
+
+      expect((await t.post('/admin/participants/client/RO-TERMO/reinstate', undefined, admin)).status).toBe(200);
+      await operatorQueue.waitFor<OperatorSnapshot>(destinations.operator, (messages) => participantOf(messages.at(-1)!)?.suspended === false, 1000);
+    } finally {
+      await operatorQueue.close();
+    }
+  });
+
   it('is refused to a broker with STOMP_DESTINATION_FORBIDDEN', async () => {
     const client = new Client({
       webSocketFactory: () => new WebSocket(`ws://127.0.0.1:${t.server.port}/session/ws`, ['v12.stomp']),
