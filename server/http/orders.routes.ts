@@ -89,6 +89,7 @@ export function ordersRoutes({ auth, store, trading, marketOfAsset, phases, read
       const query = parseWith(ordersQuerySchema, request.query);
       // The finished orders come from the read model: with minSeq, once it holds that record.
       const storedSeq = query.history === 'true' ? await reads.readModels(query.minSeq) : null;
+      await reads.engine(query.minSeq);
       const live = trading.liveOrders(user, query.assetId);
       // The journal seq the live orders stand at (never below a minSeq the client got in a reply):
       // the client keeps them only where it knows no newer state.

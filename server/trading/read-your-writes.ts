@@ -91,6 +91,13 @@ export class ReadYourWrites {
     return { book, seq };
   }
 
+  /** Waits until the engine's state (live orders) holds record `minSeq`: at once for any seq a reply gave. */
+  async engine(minSeq?: number): Promise<void> {
+    const { sequencer } = this.options;
+    if (minSeq === undefined || sequencer.lastJournalSeq >= minSeq) return;
+    if (!(await this.durable.reached(minSeq, this.waitMs))) throw notCaughtUp(minSeq, sequencer.lastJournalSeq);
+  }
+
   /**
    * Waits until the read models (orders, transactions) hold every record up to `minSeq`; answers the
    * seq they stand at, taken before the caller's query (the store holds at least that).

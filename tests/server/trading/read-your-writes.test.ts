@@ -86,6 +86,10 @@ describe('read-your-writes: the order reply seq, then reads with ?minSeq', () =>
     expect(transactions.body.seq).toBe(transactions.seq);
     expect(transactions.body.items).toContainEqual(expect.objectContaining({ buyOrderId: bid.body.order.orderId, sellOrderId: ask.body.order.orderId, price: 14_500, qty: 10 }));
 
+    const live = await read(`/orders/mine?minSeq=${bid.body.seq}`, token1);
+    expect(live.status).toBe(200);
+    expect(live.seq).toBe(live.body.seq);
+    expect(live.seq).toBeGreaterThanOrEqual(bid.body.seq);
     const history = await read(`/orders/mine?history=true&minSeq=${bid.body.seq}`, token1);
     expect(history.status).toBe(200);
     expect(history.seq).toBeGreaterThanOrEqual(bid.body.seq);
@@ -94,7 +98,7 @@ describe('read-your-writes: the order reply seq, then reads with ?minSeq', () =>
 
   it('a minSeq far ahead is refused with READ_NOT_CAUGHT_UP and the seq the data stands at, after the wait', async () => {
     const far = t.server.sequencer.lastJournalSeq + 1_000_000;
-    for (const path of [`/books/${asset}?minSeq=${far}`, `/transactions?minSeq=${far}`, `/orders/mine?history=true&minSeq=${far}`]) {
+    for (const path of [`/books/${asset}?minSeq=${far}`, `/transactions?minSeq=${far}`, `/orders/mine?history=true&minSeq=${far}`, `/orders/mine?minSeq=${far}`]) {
       const answer = await read(path, token1);
       expect(answer.status, path).toBe(503);
       expect(answer.body.error.code, path).toBe('READ_NOT_CAUGHT_UP');
