@@ -11,6 +11,13 @@ module.exports = {
       to: { pathNot: ['^protocol/', '^node_modules/'] },
     },
     {
+      name: 'examples-stand-alone',
+      comment: 'examples/ are scripts a customer copies out of the repository: npm packages and node: modules only, nothing of ours.',
+      severity: 'error',
+      from: { path: '^examples/' },
+      to: { pathNot: ['^examples/', '^node_modules/'], dependencyTypesNot: ['core'] },
+    },
+    {
       name: 'streams-not-to-machines-or-src',
       comment: 'streams/ (RxJS over STOMP) sits under the machines and the React app; it never reaches up to them.',
       severity: 'error',

@@ -39,6 +39,7 @@ import { ScheduleKeeper } from './trading/schedule-keeper.ts';
 import { MarketDataPublisher } from './trading/market-data.ts';
 import { NotificationPublisher, usersByMarket } from './trading/notifications.ts';
 import { ReadModelProjector } from './trading/read-model-projector.ts';
+import { ReadYourWrites } from './trading/read-your-writes.ts';
 import type { JournalIo } from './engine/journal/journal.ts';
 import { Sequencer } from './trading/sequencer.ts';
 import { bucharestDate } from './trading/time.ts';
@@ -101,6 +102,8 @@ export interface ExchangeServerOptions {
   demoWorkflows?: boolean;
   /** The workflows' engine port (tests pass an in-memory one); default: the engine's, through TradingService (server/workflows/trading-ledger.ts). */
   workflowLedger?: (deps: { store: Store; sequencer: Sequencer }) => WorkflowLedger;
+  /** The longest a read with `?minSeq=` waits for the data to catch up, ms (default 1000; server/trading/read-your-writes.ts). */
+  readWaitMs?: number;
   /** Ms between workflow timer sweeps (default 5000; 0: only at start, tests sweep by hand). */
   workflowTimerIntervalMs?: number;
 }
@@ -308,7 +311,10 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     };
     const phases = new MarketPhaseControl({ engine: sequencer.engine, trading, audit, kindOf: (marketId) => marketKinds.get(marketId), timetables, now });
     await app.register(operatorConsoleRoutes({ auth, feed: operator, phases }), { prefix: API_PREFIX });
-    await app.register(ordersRoutes({ auth, store, trading, marketData, marketOfAsset, phases }), { prefix: API_PREFIX });
+    // Read-your-writes: the `minSeq` reads of books, transactions and orders (issue 16, item 3).
+    const reads = new ReadYourWrites({ sequencer, marketData, projector, waitMs: options.readWaitMs });
+    cleanups.push(() => reads.close());
+    await app.register(ordersRoutes({ auth, store, trading, marketOfAsset, phases, reads }), { prefix: API_PREFIX });
     await app.register(bilateralRoutes({ auth, trading, marketOfAsset }), { prefix: API_PREFIX });
     await app.register(orderHistoryRoutes({ auth, store, projector, marketOfAsset }), { prefix: API_PREFIX });
     await app.register(orderTimelineRoutes({ auth, store, projector, marketOfAsset }), { prefix: API_PREFIX });

@@ -19,6 +19,7 @@ import {
 } from '../../protocol/market-data.ts';
 import { phaseUpdateSchema } from '../../protocol/reference.ts';
 import { workflowChangeSchema } from '../../protocol/workflows.ts';
+import { CANCEL_ON_DISCONNECT_HEADER, MAX_CANCEL_GRACE_MS } from '../trading/cancel-on-disconnect.ts';
 import { componentsOf, protocolSchemaNames, type JsonSchema } from './openapi.ts';
 
 export type DestinationKind = ParsedDestination['kind'];
@@ -55,6 +56,28 @@ export const channelCatalogue = {
   chatSend: { address: destinations.chatSend, summary: 'SEND a chat message.', messages: [chatOutgoingSchema], send: true },
   orderEntry: { address: destinations.orderEntry, summary: 'SEND an order command (add, modify, cancel); the RECEIPT follows its acknowledgement.', messages: [orderEntryCommandSchema], send: true },
 } satisfies Record<DestinationKind, ChannelDescription>;
+
+/**
+ * The headers of the STOMP CONNECT frame, as a JSON Schema (the extension `x-stomp-connect-headers` of
+ * the server: AsyncAPI's STOMP binding defines no fields). `cancel-on-disconnect` is the kill switch of
+ * server/trading/cancel-on-disconnect.ts; its pattern and `x-maximum` say what cancelGraceOf accepts.
+ */
+export const connectHeadersSchema: JsonSchema = {
+  type: 'object',
+  required: ['Authorization'],
+  properties: {
+    Authorization: { type: 'string', pattern: '^Bearer \\S+$', description: 'The bearer token of POST /session/api/login.' },
+    'heart-beat': { type: 'string', pattern: '^\\s*\\d{1,9}\\s*,\\s*\\d{1,9}\\s*$', description: 'STOMP 1.2 heart-beating: ms between the frames the client sends, ms it wants to receive (0: none).' },
+    [CANCEL_ON_DISCONNECT_HEADER]: {
+      type: 'string',
+      pattern: '^\\s*\\d{1,6}\\s*$',
+      'x-maximum': MAX_CANCEL_GRACE_MS,
+      examples: ['5000'],
+      description:
+        `Cancel-on-disconnect: a grace in ms, a whole number from 0 to ${MAX_CANCEL_GRACE_MS}. When the session ends without a DISCONNECT frame (socket dropped, heart-beat lost, token expired, any ERROR), every live order of the user's clients is cancelled once the grace has passed, unless a session of the same user that also carries this header connects within it. A DISCONNECT keeps the orders; a server shutdown cancels nothing. Another value is refused with an ERROR STOMP_CANCEL_ON_DISCONNECT_INVALID { max }; an administrator's with FORBIDDEN.`,
+    },
+  },
+};
 
 const schemaRef = (name: string) => `#/components/schemas/${name}`;
 const lowerFirst = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
@@ -95,7 +118,7 @@ export function buildAsyncApiDocument(): JsonSchema {
       title: 'Exchange realtime channel (STOMP over WebSocket)',
       version: '1',
       description:
-        'CONNECT with the header `Authorization: Bearer <token>` (the token of POST /session/api/login), then SUBSCRIBE to the destinations below; topics only of markets the user may see, private queues (/user/queue/...) for every signed-in user. A book is kept from the snapshot sent on SUBSCRIBE, then deltas applied in seq order; a gap in seq means: unsubscribe and subscribe again for a fresh snapshot (or GET /session/api/books/{assetId}). Prices and quantities are integers in the asset\'s minor units. A refusal is an ERROR frame whose `code` header and body carry a catalogue code.',
+        `CONNECT with the header \`Authorization: Bearer <token>\` (the token of POST /session/api/login), and optionally \`${CANCEL_ON_DISCONNECT_HEADER}: <graceMs>\` (0 to ${MAX_CANCEL_GRACE_MS}) for the user's orders to be cancelled when the session ends without a DISCONNECT (the server's \`x-stomp-connect-headers\`), then SUBSCRIBE to the destinations below; topics only of markets the user may see, private queues (/user/queue/...) for every signed-in user. A book is kept from the snapshot sent on SUBSCRIBE, then deltas applied in seq order; a gap in seq means: unsubscribe and subscribe again for a fresh snapshot (or GET /session/api/books/{assetId}). Prices and quantities are integers in the asset's minor units. A refusal is an ERROR frame whose \`code\` header and body carry a catalogue code.`,
     },
     defaultContentType: 'application/json',
     servers: {
@@ -105,6 +128,7 @@ export function buildAsyncApiDocument(): JsonSchema {
         protocol: 'ws',
         description: 'STOMP 1.2 frames over a WebSocket on the same host as the web app.',
         variables: { host: { default: 'localhost:8080', description: 'Host and port of the exchange server.' } },
+        'x-stomp-connect-headers': connectHeadersSchema,
       },
     },
     channels,

@@ -79,6 +79,7 @@ export function errorCodesOf(description: RouteDescription, method: string): Err
   const codes = new Set<ErrorCode>(genericCodes);
   if (method !== 'GET' && method !== 'DELETE') for (const code of bodyCodes) codes.add(code);
   if (!description.public) for (const code of signedInCodes) codes.add(code);
+  if (description.readsAtSeq) codes.add('READ_NOT_CAUGHT_UP');
   const families = errorFamiliesOf[description.tag];
   for (const code of errorCodes) {
     // A public route reads no token, so none of the token codes.
@@ -130,6 +131,11 @@ function operationOf(key: string, description: RouteDescription, responseNames: 
   if (description.file) success.content = { [description.file]: { schema: { type: 'string', format: 'binary' } } };
   else if (description.response) success.content = { 'application/json': { schema: { $ref: componentRef(responseNames.get(description.response)!) } } };
   else if (description.status !== 204) success.content = { 'application/json': { schema: { type: 'object' } } };
+  if (description.readsAtSeq) {
+    success.headers = {
+      'X-Exchange-Seq': { description: 'The journal seq the answer stands at: it holds every record up to it (compare with an order reply\'s `seq`).', schema: { type: 'integer', minimum: 0 } },
+    };
+  }
   const operation: JsonSchema = {
     operationId: operationIdOf(key),
     tags: [description.tag],

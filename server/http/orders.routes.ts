@@ -4,8 +4,8 @@ import { addOrderRequestSchema, apiError, cancelAllRequestSchema, ExchangeError,
 import type { AuthService } from '../auth/auth-service.ts';
 import type { MarketPhaseControl } from '../operator/market-phases.ts';
 import type { Store } from '../store/store.ts';
-import type { MarketDataPublisher } from '../trading/market-data.ts';
 import { executeOrderCommand } from '../trading/order-commands.ts';
+import { EXCHANGE_SEQ_HEADER, type ReadYourWrites } from '../trading/read-your-writes.ts';
 import type { TradingService } from '../trading/trading-service.ts';
 import { orderUpdateJson } from '../trading/wire.ts';
 import { requireUser } from './auth.routes.ts';
@@ -14,12 +14,16 @@ import { parseWith } from './validation.ts';
 const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
 export const assetParamsSchema = z.strictObject({ assetId: z.string().regex(idPattern) });
 export const marketParamsSchema = z.strictObject({ marketId: z.string().regex(idPattern) });
-export const ordersQuerySchema = z.strictObject({ assetId: z.string().regex(idPattern).optional(), history: z.enum(['true', 'false']).optional() });
+/** Read-your-writes: answer with data at least as new as this journal seq (an order reply's `seq`). */
+const minSeq = z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional();
+export const ordersQuerySchema = z.strictObject({ assetId: z.string().regex(idPattern).optional(), history: z.enum(['true', 'false']).optional(), minSeq });
 export const transactionsQuerySchema = z.strictObject({
   scope: z.enum(['all', 'mine']).optional(),
   assetId: z.string().regex(idPattern).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
+  minSeq,
 });
+export const bookQuerySchema = z.strictObject({ minSeq });
 /** The Idempotency-Key header of cancel-all: the alphabet and length of an add's `idempotencyKey`. */
 const idempotencyHeaderSchema = z.strictObject({ idempotencyKey: z.string().min(8).max(64).regex(/^[A-Za-z0-9_-]+$/) });
 export const phaseBodySchema = z.strictObject({ phase: z.enum([...sessionPhases, 'suspend', 'resume']), assetId: z.string().regex(idPattern).nullable().optional() });
@@ -28,14 +32,15 @@ export interface OrdersRoutesOptions {
   auth: AuthService;
   store: Store;
   trading: TradingService;
-  marketData: MarketDataPublisher;
   marketOfAsset: ReadonlyMap<string, string>;
   /** The operator's phase changes, audited (server/operator/market-phases.ts). */
   phases: MarketPhaseControl;
+  /** The `minSeq` reads (books, transactions, orders with history). */
+  reads: ReadYourWrites;
 }
 
 /** Orders, books, transactions, statistics and the operator's session commands. */
-export function ordersRoutes({ auth, store, trading, marketData, marketOfAsset, phases }: OrdersRoutesOptions) {
+export function ordersRoutes({ auth, store, trading, marketOfAsset, phases, reads }: OrdersRoutesOptions) {
   function visibleAsset(marketIds: string[], assetId: string): void {
     const marketId = marketOfAsset.get(assetId);
     if (!marketId || !marketIds.includes(marketId)) throw new ExchangeError(apiError('ORDER_ASSET_ID_INVALID', { assetId }));
@@ -79,22 +84,30 @@ export function ordersRoutes({ auth, store, trading, marketData, marketOfAsset, 
     }
 
     /** Live orders; `history=true` adds finished ones from the read model. */
-    app.get('/orders/mine', async (request) => {
+    app.get('/orders/mine', async (request, reply) => {
       const user = await requireUser(auth, request);
       const query = parseWith(ordersQuerySchema, request.query);
+      // The finished orders come from the read model: with minSeq, once it holds that record.
+      const storedSeq = query.history === 'true' ? await reads.readModels(query.minSeq) : null;
+      await reads.engine(query.minSeq);
       const live = trading.liveOrders(user, query.assetId);
-      // The journal seq the live orders stand at: the client keeps them only where it knows no newer state.
+      // The journal seq the live orders stand at (never below a minSeq the client got in a reply):
+      // the client keeps them only where it knows no newer state.
       const seq = trading.journalSeq;
-      if (query.history !== 'true') return { items: live, seq };
+      void reply.header(EXCHANGE_SEQ_HEADER, String(storedSeq ?? seq));
+      if (storedSeq === null) return { items: live, seq };
       const stored = await store.trading.orders({ clientCodes: user.clientCodes, assetId: query.assetId, limit: 500 });
       const liveIds = new Set(live.map((order) => order.orderId));
       return { items: [...live, ...stored.filter((order) => !liveIds.has(order.orderId))], seq };
     });
 
-    app.get('/transactions', async (request) => {
+    app.get('/transactions', async (request, reply) => {
       const user = await requireUser(auth, request);
       const query = parseWith(transactionsQuerySchema, request.query);
       if (query.assetId) visibleAsset(user.marketIds, query.assetId);
+      // The read model lags the engine by a batch (~250 ms): with minSeq, it is waited for.
+      const seq = await reads.readModels(query.minSeq);
+      void reply.header(EXCHANGE_SEQ_HEADER, String(seq));
       const items = await store.trading.transactions({
         clientCodes: query.scope === 'mine' ? user.clientCodes : null,
         assetId: query.assetId,
@@ -109,14 +122,18 @@ export function ordersRoutes({ auth, store, trading, marketData, marketOfAsset, 
             ? transaction
             : { ...transaction, buyer: '', seller: '', buyOrderId: '', sellOrderId: '' },
         ),
+        seq,
       };
     });
 
-    app.get('/books/:assetId', async (request) => {
+    app.get('/books/:assetId', async (request, reply) => {
       const user = await requireUser(auth, request);
       const { assetId } = parseWith(assetParamsSchema, request.params);
+      const query = parseWith(bookQuerySchema, request.query);
       visibleAsset(user.marketIds, assetId);
-      return marketData.snapshot(assetId);
+      const { book, seq } = await reads.book(assetId, query.minSeq);
+      void reply.header(EXCHANGE_SEQ_HEADER, String(seq));
+      return book;
     });
 
     app.get('/assets/:assetId/stats', async (request) => {

@@ -40,7 +40,7 @@ import { serverHealthSchema } from '../../protocol/health.ts';
 import { participantChangeSchema, participantListSchema, participantSuspendSchema } from '../../protocol/participants.ts';
 import { participantParamsSchema } from './participants.routes.ts';
 import { operatorSnapshotSchema } from '../../protocol/operator.ts';
-import { bookSnapshotSchema, orderSchema, orderUpdateSchema } from '../../protocol/market-data.ts';
+import { bookSnapshotSchema, orderSchema, orderUpdateSchema, transactionSchema } from '../../protocol/market-data.ts';
 import { orderEventsResponseSchema, orderHistoryPageSchema, orderHistoryQuerySchema } from '../../protocol/order-history.ts';
 import { orderTimelineSchema } from '../../protocol/order-timeline.ts';
 import { addOrderRequestSchema, cancelAllRequestSchema, cancelAllResultSchema, modifyOrderRequestSchema, orderIdParamsSchema } from '../../protocol/orders.ts';
@@ -62,7 +62,7 @@ import { tradeableQuerySchema } from './bilateral.routes.ts';
 import { clientParams, idParams as collateralIdParams } from './collateral.routes.ts';
 import { instanceParamsSchema as contractParamsSchema } from './contracts.routes.ts';
 import { languageQuerySchema, noteParamsSchema, reportParamsSchema, summaryParamsSchema } from './documents.routes.ts';
-import { assetParamsSchema, marketParamsSchema, ordersQuerySchema, phaseBodySchema, transactionsQuerySchema } from './orders.routes.ts';
+import { assetParamsSchema, bookQuerySchema, marketParamsSchema, ordersQuerySchema, phaseBodySchema, transactionsQuerySchema } from './orders.routes.ts';
 import { documentParamsSchema } from './reference.routes.ts';
 import { idParamsSchema as settlementIdParams, monthParamsSchema } from './settlement.routes.ts';
 import { partnersQuerySchema } from './whitelist.routes.ts';
@@ -93,6 +93,11 @@ export interface RouteDescription {
   file?: 'application/pdf' | 'text/csv';
   /** The route takes an optional `Idempotency-Key` header. */
   idempotencyKey?: boolean;
+  /**
+   * Read-your-writes: takes `?minSeq=` (in its query schema), answers the `X-Exchange-Seq` header and
+   * may refuse with READ_NOT_CAUGHT_UP (server/trading/read-your-writes.ts).
+   */
+  readsAtSeq?: boolean;
   /** Other than JSON (the contract upload is multipart). */
   bodyMediaType?: 'multipart/form-data';
 }
@@ -147,13 +152,32 @@ export const routeCatalogue: Record<string, RouteDescription> = {
   'POST /orders/:orderId/cancel': { tag: 'orders', summary: 'Cancel an order (no body).', params: orderIdParamsSchema, response: orderUpdateSchema },
   'POST /orders/:orderId/suspend': { tag: 'orders', summary: 'Suspend an order (no body).', params: orderIdParamsSchema, response: orderUpdateSchema },
   'POST /orders/:orderId/activate': { tag: 'orders', summary: 'Activate a suspended order (no body).', params: orderIdParamsSchema, response: orderUpdateSchema },
-  'GET /orders/mine': { tag: 'orders', summary: "The user's orders (live, or with history).", query: ordersQuerySchema, response: z.strictObject({ items: z.array(orderSchema), seq: z.number().int() }) },
+  'GET /orders/mine': {
+    tag: 'orders',
+    summary: "The user's orders (live, or with history); `minSeq` waits for the history to hold that journal seq.",
+    query: ordersQuerySchema,
+    response: z.strictObject({ items: z.array(orderSchema), seq: z.number().int() }),
+    readsAtSeq: true,
+  },
   'GET /orders/history': { tag: 'orders', summary: 'Order history, filtered and paged.', query: orderHistoryQuerySchema, response: orderHistoryPageSchema },
   'GET /orders/:orderId/events': { tag: 'orders', summary: "An order's events: entry, changes, fills.", params: orderIdParamsSchema, response: orderEventsResponseSchema },
   'GET /orders/:orderId/timeline': { tag: 'orders', summary: "An order's timeline: entry, changes, fills, clearing, settlement and workflows of its trades (counterparties anonymous).", params: orderIdParamsSchema, response: orderTimelineSchema },
 
-  'GET /transactions': { tag: 'market-data', summary: 'Transactions: all, or the user\'s.', query: transactionsQuerySchema },
-  'GET /books/:assetId': { tag: 'market-data', summary: 'The last published book of an asset.', params: assetParamsSchema, response: bookSnapshotSchema },
+  'GET /transactions': {
+    tag: 'market-data',
+    summary: "Transactions: all, or the user's; `minSeq` waits until they hold that journal seq.",
+    query: transactionsQuerySchema,
+    response: z.strictObject({ items: z.array(transactionSchema), seq: z.number().int() }),
+    readsAtSeq: true,
+  },
+  'GET /books/:assetId': {
+    tag: 'market-data',
+    summary: "The last published book of an asset; with `minSeq`, the engine's book once at least that journal seq.",
+    params: assetParamsSchema,
+    query: bookQuerySchema,
+    response: bookSnapshotSchema,
+    readsAtSeq: true,
+  },
   'GET /assets/:assetId/stats': { tag: 'market-data', summary: 'Session statistics of an asset.', params: assetParamsSchema },
   'GET /assets/:assetId/tradeable-levels': { tag: 'market-data', summary: 'The levels of a bilateral book the client may trade against.', params: assetParamsSchema, query: tradeableQuerySchema },
 

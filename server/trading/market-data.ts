@@ -72,6 +72,9 @@ export class MarketDataPublisher {
   /** Clients whose own best may have changed, per asset, since the last flush. */
   private readonly dirtyClients = new Map<string, Set<string>>();
   private flushTimer: NodeJS.Timeout | null = null;
+  /** The last journal record whose events reached onEvents, and the last one a flush published. */
+  private deliveredSeq = 0;
+  private flushedSeq = 0;
   private readonly conflateMs: number;
   private readonly now: () => number;
 
@@ -79,6 +82,8 @@ export class MarketDataPublisher {
     this.assetInfo = new Map(options.assets.map((asset) => [asset.id, { marketId: asset.marketId, type: asset.type }]));
     this.conflateMs = options.conflateMs ?? 0;
     this.now = options.now ?? Date.now;
+    // The books at start-up are the engine's: every record so far is in them.
+    this.deliveredSeq = this.flushedSeq = options.lastJournalSeq();
     // Live orders only: none is finished yet.
     for (const order of options.engine.listOrders()) {
       this.ownPrices.track(order);
@@ -163,6 +168,33 @@ export class MarketDataPublisher {
     };
   }
 
+  /**
+   * The journal seq the published book of an asset stands at: every record up to it is in the deltas
+   * sent. An asset with changes waiting for the conflation window stands at the last flush.
+   */
+  publishedJournalSeq(assetId: string): number {
+    return this.pendingLevels.has(assetId) ? this.flushedSeq : this.deliveredSeq;
+  }
+
+  /**
+   * The engine's own book, newer than the published one, as a snapshot with the `seq` of the last delta
+   * sent: every change in the deltas up to it is in the engine's book, and the deltas after it carry
+   * absolute quantities, so a client merges it with them as with any snapshot. The engine's state may
+   * hold records still syncing: the caller answers it only once they are durable (read-your-writes.ts).
+   */
+  engineSnapshot(assetId: string): BookSnapshot {
+    const live = this.options.engine.getBook(assetId);
+    const level = ({ price, qty, orders }: BookLevel): BookLevel => ({ price, qty, orders });
+    return {
+      type: 'snapshot',
+      assetId,
+      seq: this.bookSeq.get(assetId) ?? 0,
+      bids: live?.bids.map(level) ?? [],
+      asks: live?.asks.map(level) ?? [],
+      at: new Date(this.now()).toISOString(),
+    };
+  }
+
   private publishedBook(assetId: string): { bid: Map<number, BookLevel>; ask: Map<number, BookLevel> } {
     let book = this.published.get(assetId);
     if (!book) {
@@ -182,6 +214,7 @@ export class MarketDataPublisher {
    */
   onEvents = (events: EngineEvent[], journalSeq: number): void => {
     const { gateway, usersOfClient } = this.options;
+    this.deliveredSeq = Math.max(this.deliveredSeq, journalSeq);
     let finalOrders: Map<number, OrderEvent> | null = null;
     for (const event of events) {
       switch (event.type) {
@@ -293,6 +326,7 @@ export class MarketDataPublisher {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     const at = new Date(this.now()).toISOString();
+    this.flushedSeq = this.deliveredSeq;
     for (const [assetId, levels] of this.pendingLevels) {
       const book = this.publishedBook(assetId);
       for (const change of levels.values()) {

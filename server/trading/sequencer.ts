@@ -374,6 +374,14 @@ export class Sequencer {
     return this.journal.lastSeq;
   }
 
+  /**
+   * The last journal record on disk whose events the listeners have had: state up to it is
+   * acknowledged and can no longer be lost (lastJournalSeq may be ahead, still syncing).
+   */
+  get durableSeq(): number {
+    return this.publishedSeq;
+  }
+
   get journalSyncs(): number {
     return this.journal.syncCount;
   }

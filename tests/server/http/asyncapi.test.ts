@@ -1,6 +1,9 @@
+import { Client } from '@stomp/stompjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { destinations, parseDestination } from '../../../protocol/destinations.ts';
 import { channelCatalogue } from '../../../server/http/asyncapi.ts';
+import { cancelGraceOf } from '../../../server/trading/cancel-on-disconnect.ts';
 import { startTestServer, type TestServer } from '../../helpers/test-server.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is walked as plain JSON
@@ -73,5 +76,51 @@ describe('GET /session/api/asyncapi.json', () => {
     expect(receives).toHaveLength(Object.keys(document.channels).length - sends.length);
     const dangling = [...new Set(refsIn(document))].filter((ref) => resolvePointer(document, ref) === undefined);
     expect(dangling).toEqual([]);
+  });
+});
+
+/** A STOMP CONNECT with these headers: null when CONNECTED, else the ERROR frame's code. */
+async function connectWith(headers: Record<string, string>): Promise<string | null> {
+  const client = new Client({
+    webSocketFactory: () => new WebSocket(`ws://127.0.0.1:${t.server.port}/session/ws`, ['v12.stomp']),
+    connectHeaders: headers,
+    reconnectDelay: 0,
+    heartbeatIncoming: 0,
+    heartbeatOutgoing: 0,
+  });
+  const outcome = await new Promise<string | null>((resolve) => {
+    client.onConnect = () => resolve(null);
+    client.onStompError = (frame) => resolve(frame.headers.code ?? frame.body);
+    client.activate();
+  });
+  await client.deactivate();
+  return outcome;
+}
+
+describe('the CONNECT headers in the AsyncAPI document', () => {
+  it('describes cancel-on-disconnect: what its pattern and maximum allow is exactly what the server takes', () => {
+    expect(document.info.description).toContain('cancel-on-disconnect: <graceMs>');
+    const headers = document.servers.exchange['x-stomp-connect-headers'];
+    expect(headers.required).toEqual(['Authorization']);
+    const header = headers.properties['cancel-on-disconnect'];
+    expect(header.description).toMatch(/without a DISCONNECT/);
+    const documented = (value: string) => new RegExp(header.pattern).test(value) && Number(value) <= header['x-maximum'];
+    const accepted = (value: string) => {
+      try {
+        return cancelGraceOf({ 'cancel-on-disconnect': value }) !== null;
+      } catch {
+        return false;
+      }
+    };
+    for (const value of ['0', '5000', ' 250 ', '60000', '60001', '999999', '1234567', '-1', '1.5', '1e3', 'abc', '', ...header.examples]) {
+      expect(documented(value), JSON.stringify(value)).toBe(accepted(value));
+    }
+  });
+
+  it('a CONNECT with the documented example is taken; one beyond the maximum is refused with its code', async () => {
+    const token = await t.login('broker1');
+    const header = document.servers.exchange['x-stomp-connect-headers'].properties['cancel-on-disconnect'];
+    expect(await connectWith({ Authorization: `Bearer ${token}`, 'cancel-on-disconnect': header.examples[0] })).toBeNull();
+    expect(await connectWith({ Authorization: `Bearer ${token}`, 'cancel-on-disconnect': String(header['x-maximum'] + 1) })).toBe('STOMP_CANCEL_ON_DISCONNECT_INVALID');
   });
 });

@@ -117,6 +117,16 @@ describe('GET /session/api/openapi.json', () => {
     expect(document.components.schemas.ErrorCode.enum).toEqual(errorCodes);
   });
 
+  it('declares read-your-writes on the lagging reads: the minSeq parameter, the X-Exchange-Seq header and READ_NOT_CAUGHT_UP', () => {
+    for (const path of ['/books/{assetId}', '/transactions', '/orders/mine']) {
+      const read = document.paths[path].get;
+      expect(read.parameters.find((parameter: Json) => parameter.name === 'minSeq'), path).toMatchObject({ in: 'query', required: false });
+      expect(read.responses['200'].headers['X-Exchange-Seq'].schema, path).toEqual({ type: 'integer', minimum: 0 });
+      expect(read.responses['503'].content['application/json'].schema.allOf[1].properties.error.properties.code.enum, path).toContain('READ_NOT_CAUGHT_UP');
+    }
+    expect(document.paths['/orders'].post.responses['503'].content['application/json'].schema.allOf[1].properties.error.properties.code.enum).not.toContain('READ_NOT_CAUGHT_UP');
+  });
+
   it('the answers the server sends match the response schemas the document declares (GET routes without parameters, as the administrator)', async () => {
     const token = await t.login('admin');
     // The routes whose query has a required field.
