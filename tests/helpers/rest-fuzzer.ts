@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { auditQuerySchema } from '../../protocol/audit.ts';
 import { z } from 'zod';
 import {
   addOrderRequestSchema,
@@ -83,6 +84,12 @@ export const routeSchemas: Record<string, RouteSchemas> = {
     params: z.strictObject({ marketId: id }),
     body: z.strictObject({ phase: z.enum([...sessionPhases, 'suspend', 'resume']), assetId: id.nullable().optional() }),
   },
+  'POST /admin/markets/:marketId/suspend': { params: z.strictObject({ marketId: id }) },
+  'POST /admin/markets/:marketId/resume': { params: z.strictObject({ marketId: id }) },
+  'GET /admin/operator': {},
+  'GET /admin/audit': { query: auditQuerySchema },
+  'GET /admin/audit.csv': { query: auditQuerySchema },
+  'GET /orders/:orderId/timeline': { params: orderIdParamsSchema },
   'GET /admin/participants': {},
   'POST /admin/participants/:kind/:id/suspend': { params: z.strictObject({ kind: z.enum(participantKinds), id }), body: participantSuspendSchema },
   'POST /admin/participants/:kind/:id/reinstate': { params: z.strictObject({ kind: z.enum(participantKinds), id }) },
