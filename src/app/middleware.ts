@@ -1,7 +1,7 @@
 import { redirect } from '@tanstack/react-router';
 import type { Locale } from '../../protocol/enums.ts';
 import { isTokenError } from '../api/http.ts';
-import { activeToken, leaveExpiredSession, peekSessionEndReason } from '../auth/session.ts';
+import { activeToken, getSession, leaveExpiredSession, peekSessionEndReason } from '../auth/session.ts';
 import { ensureUser } from '../auth/sign-in.ts';
 import { localePath, writeLocaleCookie } from '../i18n/locale.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
@@ -81,6 +81,13 @@ const registry = new Map<string, Middleware>([
     },
   ],
   ['public', () => {}],
+  [
+    // Administrators only (the operator console, issue 16): after `auth`, anyone else gets the error page's 403.
+    'administrator',
+    () => {
+      if (!getSession()?.user?.roles.includes('administrator')) throw new RouteError(403, 'page.error.forbidden');
+    },
+  ],
 ]);
 
 /** The middleware every route runs before its own (SPEC §2: sign-in and language handling). */

@@ -46,6 +46,7 @@ const pages = {
   workspacesVertical: lazyPage(() => import('../pages/trading/WorkspacePage.tsx'), 'WorkspacesVerticalPage'),
   asset: lazyPage(() => import('../pages/trading/AssetPage.tsx'), 'AssetPage'),
   bookWindow: lazyPage(() => import('../pages/trading/BookWindowPage.tsx'), 'BookWindowPage'),
+  operator: lazyPage(() => import('../operator/OperatorPage.tsx'), 'OperatorPage'),
 };
 
 /**
@@ -163,6 +164,14 @@ function localeRoutes(locale: Locale, parent: AnyRoute) {
     component: pages.bookWindow,
   });
 
+  // The operator console (issue 16): signed in, and the administrator only.
+  const operator = createRoute({
+    getParentRoute: () => layouts.default,
+    path: 'operator',
+    beforeLoad: guard(['auth', 'administrator']),
+    component: pages.operator,
+  });
+
   return [
     layouts.default.addChildren([
       home,
@@ -174,6 +183,7 @@ function localeRoutes(locale: Locale, parent: AnyRoute) {
       workspace('trading/workspaces_vertical', pages.workspacesVertical),
       marketAccount,
       asset,
+      operator,
     ]),
     layouts.api.addChildren([apiDocs]),
     layouts.empty.addChildren([login, resetPassword, bookWindow]),

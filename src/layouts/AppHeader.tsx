@@ -42,6 +42,8 @@ const signedInNav: readonly NavItem[] = [
   { path: '/my-account', label: 'nav.myAccount' },
   { path: '/api-docs', label: 'nav.api' },
 ];
+/** The administrator's own link (issue 16): the operator console, before the API documentation. */
+const administratorNav: readonly NavItem[] = [...signedInNav.slice(0, -1), { path: '/operator', label: 'nav.operator' }, ...signedInNav.slice(-1)];
 const guestNav: typeof signedInNav = [
   { path: '/', label: 'nav.home', exact: true },
   { path: '/api-docs', label: 'nav.api' },
@@ -78,7 +80,7 @@ export function AppHeader() {
     await navigate({ to: localePath(locale, authRedirects.logout) });
   }
 
-  const nav = signedIn ? signedInNav : guestNav;
+  const nav = signedIn ? (user?.roles.includes('administrator') ? administratorNav : signedInNav) : guestNav;
   return (
     <header className="app-header">
       <div className="app-header-inner">

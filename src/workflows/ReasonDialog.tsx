@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { WORKFLOW_REASON_MAX_LENGTH } from '../../protocol/workflows.ts';
 import { WorkflowFormDialog } from './WorkflowFormDialog.tsx';
@@ -11,7 +11,8 @@ export function reasonProblem(text: string): 'workflow.reason.required' | 'workf
   return null;
 }
 
-export function ReasonDialog({ open, title, onCancel, onReason }: { open: boolean; title: string; onCancel: () => void; onReason: (reason: string) => void }) {
+/** `description` replaces the workflows' own (the operator console asks a participant suspension's reason with it). */
+export function ReasonDialog({ open, title, description, onCancel, onReason }: { open: boolean; title: string; description?: ReactNode; onCancel: () => void; onReason: (reason: string) => void }) {
   const intl = useIntl();
   const [text, setText] = useState('');
   const [tried, setTried] = useState(false);
@@ -22,7 +23,7 @@ export function ReasonDialog({ open, title, onCancel, onReason }: { open: boolea
       open={open}
       onClose={onCancel}
       title={title}
-      description={<FormattedMessage id="workflow.reason.description" values={{ max: WORKFLOW_REASON_MAX_LENGTH }} />}
+      description={description ?? <FormattedMessage id="workflow.reason.description" values={{ max: WORKFLOW_REASON_MAX_LENGTH }} />}
       submitLabel={<FormattedMessage id="workflow.reason.continue" />}
       onSubmit={() => {
         setTried(true);

@@ -2,6 +2,7 @@ import { accountEn } from './account.ts';
 import { chatEn } from './chat.ts';
 import { clearingEn } from './clearing.ts';
 import { workflowsEn } from './workflows.ts';
+import { operatorEn } from './operator.ts';
 import { layoutEn } from './layout.ts';
 import { notificationsEn } from './notifications.ts';
 import { ordersHistoryEn } from './orders-history.ts';
@@ -762,6 +763,7 @@ export const en = {
   ...ticketEn,
   ...clearingEn,
   ...workflowsEn,
+  ...operatorEn,
 } as const satisfies Record<string, string>;
 
 export type MessageKey = keyof typeof en;

@@ -2,6 +2,7 @@ import { accountRo } from './account.ts';
 import { chatRo } from './chat.ts';
 import { clearingRo } from './clearing.ts';
 import { workflowsRo } from './workflows.ts';
+import { operatorRo } from './operator.ts';
 import { layoutRo } from './layout.ts';
 import type { MessageKey } from './en.ts';
 import { notificationsRo } from './notifications.ts';
@@ -765,4 +766,5 @@ export const ro: Record<MessageKey, string> = {
   ...ticketRo,
   ...clearingRo,
   ...workflowsRo,
+  ...operatorRo,
 };
