@@ -64,6 +64,7 @@ export const auditTrailMachine = setup({
     loading: {
       tags: ['busy'],
       invoke: {
+        id: 'loadAudit',
         src: 'loadAudit',
         input: ({ context }) => ({ ...context.filters, offset: context.offset, limit: context.limit }),
         onDone: { target: 'ready', actions: { type: 'keepPage', params: ({ event }) => ({ page: event.output }) } },

@@ -48,14 +48,13 @@ describe('markets panel', () => {
     const calls = stubFetch((call) => (call.method === 'POST' ? { status: 204 } : undefined));
     renderWithDialogs('en', <MarketsPanel markets={markets} />);
     fireEvent.click(screen.getByRole('button', { name: 'Suspend Gas spot' }));
-    let dialog = await screen.findByRole('alertdialog');
+    const dialog = await screen.findByRole('alertdialog');
     expect(dialog.textContent).toContain('Suspend Gas spot?');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(calls).toHaveLength(0);
 
     fireEvent.click(screen.getByRole('button', { name: 'Suspend Gas spot' }));
-    dialog = await screen.findByRole('alertdialog');
     await confirmIn('Suspend');
     await waitFor(() => expect(calls.map((call) => `${call.method} ${call.path}`)).toEqual(['POST /admin/markets/GAS-SPOT/suspend']));
   });
