@@ -12,7 +12,7 @@ import { formatApiError } from '../i18n/format-error.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
 import { Countdown } from '../trading/session/Countdown.tsx';
 import { changePhase, resumeMarket, suspendMarket } from './operator-api.ts';
-import { useExchangeTime } from './format.ts';
+import { useExchangeClock, useExchangeTime } from './format.ts';
 
 type Command = { kind: 'suspend' } | { kind: 'resume' } | { kind: 'phase'; phase: SessionPhase };
 
@@ -32,6 +32,7 @@ export function MarketsPanel({ markets }: { markets: readonly OperatorMarket[] }
   const dialogs = useDialogs();
   const canAct = useCanAct();
   const time = useExchangeTime();
+  const clock = useExchangeClock();
   const [busy, setBusy] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [chosen, setChosen] = useState<Record<string, SessionPhase>>({});
@@ -63,6 +64,7 @@ export function MarketsPanel({ markets }: { markets: readonly OperatorMarket[] }
     {
       id: 'market',
       header: intl.formatMessage({ id: 'operator.col.market' }),
+      width: '15rem',
       sortValue: (row) => row.name,
       cell: (row) => (
         <span className="operator-market-name">
@@ -72,18 +74,24 @@ export function MarketsPanel({ markets }: { markets: readonly OperatorMarket[] }
       ),
     },
     { id: 'phase', header: intl.formatMessage({ id: 'operator.col.phase' }), sortValue: (row) => row.phase, cell: (row) => <PhaseBadge phase={row.phase} /> },
-    { id: 'since', header: intl.formatMessage({ id: 'operator.col.since' }), priority: 2, cell: (row) => <span className="mono">{time(row.since)}</span> },
+    {
+      id: 'since',
+      header: intl.formatMessage({ id: 'operator.col.since' }),
+      priority: 2,
+      cell: (row) => (
+        <time dateTime={row.since} className="mono" title={time(row.since)}>
+          {clock(row.since)}
+        </time>
+      ),
+    },
     { id: 'sessionDate', header: intl.formatMessage({ id: 'operator.col.sessionDate' }), priority: 3, cell: (row) => <span className="mono">{row.sessionDate}</span> },
     {
       id: 'next',
       header: intl.formatMessage({ id: 'operator.col.next' }),
       cell: (row) =>
         row.nextPhase && row.nextPhaseAt ? (
-          <span className="operator-next">
-            <FormattedMessage
-              id="operator.market.nextAt"
-              values={{ phase: phaseName(row.nextPhase), at: time(row.nextPhaseAt) }}
-            />{' '}
+          <span className="operator-next" title={time(row.nextPhaseAt)}>
+            <FormattedMessage id="operator.market.nextAt" values={{ phase: phaseName(row.nextPhase), at: clock(row.nextPhaseAt) }} />
             <Countdown until={row.nextPhaseAt} />
           </span>
         ) : (
@@ -118,7 +126,7 @@ export function MarketsPanel({ markets }: { markets: readonly OperatorMarket[] }
         const disabled = busy !== null || !canAct;
         const selectId = `operator-phase-${row.marketId}`;
         return (
-          <div className="operator-commands">
+          <div className="operator-commands operator-market-commands">
             {row.phase === 'suspended' ? (
               <button type="button" className="button button-primary button-small" disabled={disabled} onClick={() => void run(row, { kind: 'resume' })} aria-label={intl.formatMessage({ id: 'operator.market.resumeOf' }, { market: row.name })}>
                 <FormattedMessage id="operator.market.resume" />
@@ -128,21 +136,23 @@ export function MarketsPanel({ markets }: { markets: readonly OperatorMarket[] }
                 <FormattedMessage id="operator.market.suspend" />
               </button>
             )}
-            <label className="visually-hidden" htmlFor={selectId}>
-              <FormattedMessage id="operator.market.phaseSelect" values={{ market: row.name }} />
-            </label>
-            <select id={selectId} value={selected} disabled={disabled} onChange={(event) => setChosen((current) => ({ ...current, [row.marketId]: event.target.value as SessionPhase }))}>
-              {sessionPhases
-                .filter((phase) => phase !== row.phase)
-                .map((phase) => (
-                  <option key={phase} value={phase}>
-                    {phaseName(phase)}
-                  </option>
-                ))}
-            </select>
-            <button type="button" className="button button-secondary button-small" disabled={disabled} onClick={() => void run(row, { kind: 'phase', phase: selected })} aria-label={intl.formatMessage({ id: 'operator.market.phaseOf' }, { market: row.name })}>
-              <FormattedMessage id="operator.market.phase" />
-            </button>
+            <span className="operator-phase-change">
+              <label className="visually-hidden" htmlFor={selectId}>
+                <FormattedMessage id="operator.market.phaseSelect" values={{ market: row.name }} />
+              </label>
+              <select id={selectId} value={selected} disabled={disabled} onChange={(event) => setChosen((current) => ({ ...current, [row.marketId]: event.target.value as SessionPhase }))}>
+                {sessionPhases
+                  .filter((phase) => phase !== row.phase)
+                  .map((phase) => (
+                    <option key={phase} value={phase}>
+                      {phaseName(phase)}
+                    </option>
+                  ))}
+              </select>
+              <button type="button" className="button button-secondary button-small" disabled={disabled} onClick={() => void run(row, { kind: 'phase', phase: selected })} aria-label={intl.formatMessage({ id: 'operator.market.phaseOf' }, { market: row.name })}>
+                <FormattedMessage id="operator.market.phase" />
+              </button>
+            </span>
             {errors[row.marketId] && (
               <span className="field-error small" role="alert">
                 {errors[row.marketId]}
@@ -163,7 +173,9 @@ export function MarketsPanel({ markets }: { markets: readonly OperatorMarket[] }
           <FormattedMessage id="operator.markets.note" />
         </span>
       </div>
-      <DataTable label={intl.formatMessage({ id: 'operator.tab.markets' })} columns={columns} rows={markets} rowKey={(row) => row.marketId} hideFooter emptyMessage={<FormattedMessage id="operator.markets.empty" />} />
+      <div className="operator-markets">
+        <DataTable label={intl.formatMessage({ id: 'operator.tab.markets' })} columns={columns} rows={markets} rowKey={(row) => row.marketId} hideFooter emptyMessage={<FormattedMessage id="operator.markets.empty" />} />
+      </div>
     </section>
   );
 }

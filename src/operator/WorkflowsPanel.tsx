@@ -89,20 +89,22 @@ export function WorkflowsPanel() {
     </span>
   );
 
+  const filterBar = (
+    <div className="operator-filters" role="group" aria-label={intl.formatMessage({ id: 'operator.filters' })}>
+      {select('kind', 'operator.filter.kind', workflowKinds.map((kind) => ({ value: kind, label: intl.formatMessage({ id: kindLabels[kind] }) })))}
+      {select('status', 'operator.filter.state', statuses.map((entry) => ({ value: entry.status, label: entry.label })))}
+      {select(
+        'waitingOn',
+        'operator.filter.waitingOn',
+        waitingOnValues.map((value) => ({ value, label: intl.formatMessage({ id: value === 'none' ? 'operator.waitingOn.none' : waitingOnLabels[value] }) })),
+      )}
+      <span className="muted small" aria-live="polite">
+        <FormattedMessage id="operator.workflows.count" values={{ shown: rows.length, total: state.items.length }} />
+      </span>
+    </div>
+  );
   return (
     <div className="operator-workflows">
-      <div className="operator-filters" role="group" aria-label={intl.formatMessage({ id: 'operator.filters' })}>
-        {select('kind', 'operator.filter.kind', workflowKinds.map((kind) => ({ value: kind, label: intl.formatMessage({ id: kindLabels[kind] }) })))}
-        {select('status', 'operator.filter.state', statuses.map((entry) => ({ value: entry.status, label: entry.label })))}
-        {select(
-          'waitingOn',
-          'operator.filter.waitingOn',
-          waitingOnValues.map((value) => ({ value, label: intl.formatMessage({ id: value === 'none' ? 'operator.waitingOn.none' : waitingOnLabels[value] }) })),
-        )}
-        <span className="muted small" aria-live="polite">
-          <FormattedMessage id="operator.workflows.count" values={{ shown: rows.length, total: state.items.length }} />
-        </span>
-      </div>
       <WorkflowListCard<WorkflowInstance>
         id="operator-workflows"
         title={intl.formatMessage({ id: 'operator.tab.workflows' })}
@@ -112,6 +114,7 @@ export function WorkflowsPanel() {
         dateOf={(row) => exchangeDate(row.createdAt)}
         initialSort={{ columnId: 'age', direction: 'asc' }}
         empty="operator.workflows.empty"
+        command={filterBar}
       />
     </div>
   );

@@ -53,7 +53,7 @@ export const operatorEn = {
 
   'operator.markets.note': 'Phases and schedules live; every command asks for confirmation and is audited.',
   'operator.markets.empty': 'No markets.',
-  'operator.market.nextAt': '{phase} at {at}, in',
+  'operator.market.nextAt': '{phase} at {at}',
   'operator.market.noNext': 'Nothing more scheduled today',
   'operator.market.assetCount': '{count, plural, one {# asset} other {# assets}}',
   'operator.market.suspend': 'Suspend',
@@ -210,7 +210,7 @@ export const operatorRo: Record<keyof typeof operatorEn, string> = {
 
   'operator.markets.note': 'Fazele și programul în timp real; fiecare comandă cere confirmare și este auditată.',
   'operator.markets.empty': 'Nicio piață.',
-  'operator.market.nextAt': '{phase} la {at}, peste',
+  'operator.market.nextAt': '{phase} la {at}',
   'operator.market.noNext': 'Nimic altceva programat azi',
   'operator.market.assetCount': '{count, plural, one {# activ} few {# active} other {# de active}}',
   'operator.market.suspend': 'Suspendați',
