@@ -108,7 +108,7 @@ export function ParticipantsPanel({ participants }: { participants: readonly Par
               <FormattedMessage id="operator.participant.reinstate" />
             </button>
           ) : (
-            <button type="button" className="button button-danger button-small" disabled={busy || !canAct} onClick={() => setReasonFor(row)} aria-label={intl.formatMessage({ id: 'operator.participant.suspendOf' }, { name: row.name, id: row.id })}>
+            <button type="button" className="button button-secondary button-small" disabled={busy || !canAct} onClick={() => setReasonFor(row)} aria-label={intl.formatMessage({ id: 'operator.participant.suspendOf' }, { name: row.name, id: row.id })}>
               <FormattedMessage id="operator.participant.suspend" />
             </button>
           )}
