@@ -4,7 +4,7 @@
  * running when another starts is dropped (its invoke is stopped), so the table never shows an older
  * answer over a newer one. The audit is not pushed: REFRESH loads the same page again.
  */
-import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 import type { AuditEntry, AuditPage, AuditQuery } from '../protocol/audit.ts';
 import { toClientError, type ClientError } from '../streams/api.ts';
 
@@ -75,8 +75,6 @@ export const auditTrailMachine = setup({
     failed: {},
   },
 });
-
-export type AuditTrailSnapshot = SnapshotFrom<typeof auditTrailMachine>;
 
 /** The machine with its load (the app's GET /admin/audit, or a test's). */
 export function auditTrailMachineWith(load: (query: Partial<AuditQuery>) => Promise<AuditPage>) {
