@@ -29,7 +29,9 @@ describe('markets panel', () => {
     const [gas, power] = tableRows('Markets and assets');
     expect(gas![0]).toContain('Gas spot');
     expect(gas![1]).toBe('Trading');
-    expect(gas![4]).toMatch(/^Closing at 11\/27\/99, 17:00:00, in \d+:\d\d:\d\d$/);
+    // Exchange time: 07:00 UTC is 09:00 in Bucharest; the next phase's time over its countdown.
+    expect(gas![2]).toBe('09:00:00');
+    expect(gas![4]).toMatch(/^Closing at 17:00:00\d+:\d\d:\d\d$/);
     expect(gas![5]).toBe('2 assets');
     expect(power![1]).toBe('Suspended');
     expect(power![4]).toBe('Nothing more scheduled today');
