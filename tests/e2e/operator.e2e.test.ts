@@ -22,10 +22,15 @@ let browser: Browser;
 let adminToken: string;
 
 beforeAll(async () => {
-  // A closing three hours from now, every day: no scheduled phase change under the test whatever the
-  // hour it runs at, and a countdown in the console.
-  const closing = new Date(Date.now() + 3 * 3_600_000).toLocaleTimeString('en-GB', { timeZone: 'Europe/Bucharest', hour: '2-digit', minute: '2-digit', hour12: false });
-  const timetables = Object.fromEntries(Object.keys(sessionTimetables).map((kind) => [kind, [{ time: closing, phase: 'closing' as const }]])) as unknown as SessionTimetables;
+  // Trading from an hour ago, closing three hours from now, every day: no scheduled phase change under
+  // the test whatever the hour it runs at, a countdown in the console, and a resume goes back to
+  // trading (the phase the timetable gives now).
+  const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toLocaleTimeString('en-GB', { timeZone: 'Europe/Bucharest', hour: '2-digit', minute: '2-digit', hour12: false });
+  const day = [
+    { time: at(-3_600_000), phase: 'trading' as const },
+    { time: at(3 * 3_600_000), phase: 'closing' as const },
+  ].sort((a, b) => a.time.localeCompare(b.time));
+  const timetables = Object.fromEntries(Object.keys(sessionTimetables).map((kind) => [kind, day])) as unknown as SessionTimetables;
   ({ t, browser } = await startAppAndBrowser({ timetables, demoSettlement: true, demoWorkflows: true }, Date.now()));
   adminToken = await t.login('admin');
 });
