@@ -151,9 +151,13 @@ describe('operator console', () => {
       expect(text).toContain(m('en', 'operator.audit.action.workflow.action'));
       expect(text).toContain(pending.instanceId);
       // The operator category alone: the two market commands.
+      const filtered = admin.page.waitForResponse((response) => response.url().includes('/admin/audit?') && response.url().includes('category=operator'));
       await admin.page.getByLabel(m('en', 'operator.filter.category'), { exact: true }).selectOption('operator');
-      await expect.poll(async () => audit.locator('tbody tr[data-row-key]').count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
-      expect(await audit.textContent()).not.toContain(m('en', 'operator.audit.action.workflow.action'));
+      await filtered;
+      await expect.poll(async () => audit.textContent(), { timeout: 10_000 }).not.toContain(m('en', 'operator.audit.action.workflow.action'));
+      const operatorText = await audit.textContent();
+      expect(operatorText).toContain(m('en', 'operator.audit.action.market.suspend'));
+      expect(operatorText).toContain(m('en', 'operator.audit.action.market.resume'));
       // The CSV of the same filters, downloaded with the bearer token.
       const download = admin.page.waitForEvent('download');
       await admin.page.getByRole('button', { name: m('en', 'operator.audit.exportCsv'), exact: true }).click();
