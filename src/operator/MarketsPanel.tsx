@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { sessionPhases, type SessionPhase } from '../../protocol/enums.ts';
 import type { OperatorMarket } from '../../protocol/operator.ts';
@@ -9,7 +9,9 @@ import { useDialogs } from '../components/dialogs/DialogProvider.tsx';
 import { PhaseBadge } from '../components/PhaseBadge.tsx';
 import { enumLabelKey } from '../i18n/enum-labels.ts';
 import { formatApiError } from '../i18n/format-error.ts';
+import { useLocalName } from '../i18n/reference-names.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
+import { useSessionReference } from '../trading/live.ts';
 import { Countdown } from '../trading/session/Countdown.tsx';
 import { changePhase, resumeMarket, suspendMarket } from './operator-api.ts';
 import { useExchangeClock, useExchangeTime } from './format.ts';
@@ -27,8 +29,19 @@ const commandMessages: Record<Command['kind'], { title: MessageKey; description:
  * countdown, and the operator's commands (suspend, resume, change the phase), each behind the
  * confirmation dialog. A refusal is shown on its market's row with its code's message.
  */
-export function MarketsPanel({ markets }: { markets: readonly OperatorMarket[] }) {
+export function MarketsPanel({ markets: fed }: { markets: readonly OperatorMarket[] }) {
   const intl = useIntl();
+  // The feed names a market once; the session's reference data has its Romanian and English names.
+  const reference = useSessionReference().markets;
+  const localName = useLocalName();
+  const markets = useMemo(
+    () =>
+      fed.map((market) => {
+        const known = reference.find((candidate) => candidate.id === market.marketId);
+        return known ? { ...market, name: localName(known) } : market;
+      }),
+    [fed, reference, localName],
+  );
   const dialogs = useDialogs();
   const canAct = useCanAct();
   const time = useExchangeTime();

@@ -21,7 +21,7 @@ describe('operator page', () => {
   const watch = vi.fn((destination: string): Observable<unknown> => (destination === destinations.operator ? feed : NEVER));
 
   beforeEach(() => {
-    vi.doMock('../../../src/realtime/RealtimeProvider.tsx', () => ({ useRealtime: () => ({ connection: { watch$: watch } as unknown as Connection }) }));
+    vi.doMock('../../../src/realtime/RealtimeProvider.tsx', () => ({ useRealtime: () => ({ connection: { watch$: watch } as unknown as Connection, session: { getSnapshot: () => ({ context: {} }) } }) }));
     startSession('tok', new Date(Date.now() + 1_800_000).toISOString());
   });
   afterEach(() => {
