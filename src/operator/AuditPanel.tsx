@@ -39,10 +39,11 @@ const actionLabels: Record<AuditAction, MessageKey> = {
 const categoryLabel = (category: AuditCategory): MessageKey => categoryLabels[category];
 const actionLabel = (action: AuditAction): MessageKey => actionLabels[action];
 
-/** The details as 'name: value' pairs, in one line. */
+/** The details as 'name: value' pairs in one line (empty ones left out); the whole text on hover. */
 function detailsText(details: AuditEntry['details']): string {
   return Object.entries(details)
-    .map(([name, value]) => `${name}: ${value === null ? '—' : String(value)}`)
+    .filter(([, value]) => value !== null && value !== '')
+    .map(([name, value]) => `${name}: ${String(value)}`)
     .join(', ');
 }
 
@@ -100,7 +101,19 @@ export function AuditPanel() {
         </span>
       ),
     },
-    { id: 'details', header: intl.formatMessage({ id: 'operator.col.details' }), priority: 2, cell: (row) => <span className="operator-details small">{[row.code, detailsText(row.details)].filter(Boolean).join(' · ') || '—'}</span> },
+    {
+      id: 'details',
+      header: intl.formatMessage({ id: 'operator.col.details' }),
+      priority: 2,
+      cell: (row) => {
+        const text = [row.code, detailsText(row.details)].filter(Boolean).join(' · ') || '—';
+        return (
+          <span className="operator-details small" title={text}>
+            {text}
+          </span>
+        );
+      },
+    },
     { id: 'address', header: intl.formatMessage({ id: 'operator.col.address' }), priority: 3, cell: (row) => <span className="mono small">{row.remoteAddress ?? '—'}</span> },
   ];
 
