@@ -89,7 +89,15 @@ export function AuditPanel() {
     {
       id: 'actor',
       header: intl.formatMessage({ id: 'operator.col.actor' }),
-      cell: (row) => (row.actorUserId === null ? <span className="muted">{intl.formatMessage({ id: 'operator.audit.system' })}</span> : <CodeCell value={row.actorRole ? `${row.actorUserId} (${row.actorRole})` : row.actorUserId} />),
+      // The user; the role on hover (the CSV has both).
+      cell: (row) =>
+        row.actorUserId === null ? (
+          <span className="muted">{intl.formatMessage({ id: 'operator.audit.system' })}</span>
+        ) : (
+          <span className="cell-code" title={row.actorRole ? `${row.actorUserId} (${row.actorRole})` : row.actorUserId}>
+            {row.actorUserId}
+          </span>
+        ),
     },
     { id: 'subject', header: intl.formatMessage({ id: 'operator.col.subject' }), cell: (row) => <CodeCell value={row.subject} /> },
     {
