@@ -107,6 +107,8 @@ export interface ExchangeServerOptions {
   readWaitMs?: number;
   /** Ms between workflow timer sweeps (default 5000; 0: only at start, tests sweep by hand). */
   workflowTimerIntervalMs?: number;
+  /** Where GET /qa/recordings looks (default fixtures/sessions/). */
+  qaSessionsDir?: string;
 }
 
 export interface ExchangeServer {
@@ -365,7 +367,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     await app.register(contractsRoutes({ auth, contracts }), { prefix: API_PREFIX });
     await app.register(whitelistRoutes({ auth, whitelist }), { prefix: API_PREFIX });
     await app.register(participantsRoutes({ auth, participants, audit }), { prefix: API_PREFIX });
-    await app.register(qaRoutes({ auth }), { prefix: API_PREFIX });
+    await app.register(qaRoutes({ auth, sessionsDir: options.qaSessionsDir }), { prefix: API_PREFIX });
     sequencer.onEvents((events, entry, _result, seq) => {
       marketData.onEvents(events, seq);
       notifications.onEvents(events, 'actor' in entry.command ? entry.command.actor : undefined);

@@ -82,3 +82,82 @@ export function parseRecording(text: string): RecordedFrame[] {
   if (frames.length === 0) throw invalid(1, 'no frames');
   return frames;
 }
+
+// ---- Redaction (a recording made in the app, for a bug report) ----
+
+export const REDACTED = '<redacted>';
+
+/** Headers that carry credentials or who the user is: the CONNECT token, STOMP login and passcode, the CONNECTED user name. */
+const secretHeaders = new Set(['authorization', 'passcode', 'login', 'cookie', 'set-cookie', 'user-name', 'x-auth-token']);
+
+/** JSON keys (any depth) whose string values name or reach a person, or are secrets. */
+const personalKeys = new Set([
+  'username',
+  'userName',
+  'actorName',
+  'initiatorName',
+  'partnerName',
+  'createdBy',
+  'clientName',
+  'email',
+  'phone',
+  'phoneNumber',
+  'password',
+  'passcode',
+  'token',
+  'accessToken',
+  'refreshToken',
+  'totpSecret',
+  'authorization',
+]);
+
+const patterns: ReadonlyArray<RegExp> = [
+  /Bearer\s+[\w.~+/=-]+/gi, // a bearer token
+  /eyJ[\w-]+\.[\w-]+\.[\w-]+/g, // a JWT
+  /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, // an e-mail address
+  /\+\d[\d ().-]{7,}\d/g, // an international phone number
+  /\b0\d{9}\b/g, // a Romanian national phone number
+];
+
+function redactText(text: string): string {
+  return patterns.reduce((value, pattern) => value.replace(pattern, REDACTED), text);
+}
+
+function redactValue(value: unknown, key?: string, person = false): unknown {
+  if (typeof value === 'string') {
+    if (key !== undefined && (personalKeys.has(key) || (person && key === 'name'))) return REDACTED;
+    return redactText(value);
+  }
+  if (Array.isArray(value)) return value.map((item) => redactValue(item));
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    // An object with a login or an address is a person: its `name` is theirs.
+    const isPerson = entries.some(([k]) => k === 'username' || k === 'email');
+    return Object.fromEntries(entries.map(([k, v]) => [k, redactValue(v, k, isPerson)]));
+  }
+  return value;
+}
+
+/**
+ * A frame with its tokens and personal data replaced by '<redacted>': the credential and identity
+ * headers; in a JSON body every name, login, e-mail, phone number and token (by key), and anything
+ * shaped like a bearer token, a JWT, an e-mail address or a phone number in any string. Numbers,
+ * ids and codes are kept, so the recording replays to the same books and orders.
+ */
+export function redactFrame(frame: RecordedFrame): RecordedFrame {
+  const headers = Object.fromEntries(Object.entries(frame.headers).map(([name, value]) => [name, secretHeaders.has(name.toLowerCase()) ? REDACTED : redactText(value)]));
+  let body = frame.body;
+  if (body !== '') {
+    try {
+      body = JSON.stringify(redactValue(JSON.parse(body)));
+    } catch {
+      body = redactText(body);
+    }
+  }
+  return { ...frame, headers, body };
+}
+
+/** A recording as the file to download: one redacted frame per line. */
+export function toRedactedJsonl(frames: readonly RecordedFrame[]): string {
+  return frames.map((frame) => JSON.stringify(redactFrame(frame))).join('\n') + (frames.length > 0 ? '\n' : '');
+}

@@ -17,7 +17,7 @@ export const DEFAULT_SESSIONS_DIR = fileURLToPath(new URL('../../fixtures/sessio
 export interface QaRoutesOptions {
   auth: AuthService;
   /** Where the recordings are (default fixtures/sessions/). */
-  sessionsDir?: string;
+  sessionsDir?: string | undefined;
 }
 
 /**
