@@ -22,6 +22,7 @@ import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { loadAsset, loadMarketAccount, loadWorkspace, parseAssetParams, parseMarketParams } from '../pages/trading/loaders.ts';
 import { loadChunk } from './chunk-reload.ts';
 import { routeMiddleware, runMiddleware } from './middleware.ts';
+import '../qa/access.ts';
 import { RootLayout } from './RootLayout.tsx';
 import { validateLoginSearch, validateResetPasswordSearch } from './search.ts';
 
@@ -46,6 +47,7 @@ const pages = {
   workspacesVertical: lazyPage(() => import('../pages/trading/WorkspacePage.tsx'), 'WorkspacesVerticalPage'),
   asset: lazyPage(() => import('../pages/trading/AssetPage.tsx'), 'AssetPage'),
   bookWindow: lazyPage(() => import('../pages/trading/BookWindowPage.tsx'), 'BookWindowPage'),
+  qaReplay: lazyPage(() => import('../qa/QaReplayPage.tsx'), 'QaReplayPage'),
 };
 
 /**
@@ -163,6 +165,9 @@ function localeRoutes(locale: Locale, parent: AnyRoute) {
     component: pages.bookWindow,
   });
 
+  // The QA player (issue 16): qa and administrator only (src/qa/access.ts).
+  const qaReplay = createRoute({ getParentRoute: () => layouts.default, path: 'qa/replay', beforeLoad: guard(['auth', 'qa']), component: pages.qaReplay });
+
   return [
     layouts.default.addChildren([
       home,
@@ -174,6 +179,7 @@ function localeRoutes(locale: Locale, parent: AnyRoute) {
       workspace('trading/workspaces_vertical', pages.workspacesVertical),
       marketAccount,
       asset,
+      qaReplay,
     ]),
     layouts.api.addChildren([apiDocs]),
     layouts.empty.addChildren([login, resetPassword, bookWindow]),

@@ -17,6 +17,8 @@ import { ChatButton } from '../trading/chat/ChatButton.tsx';
 import { NotificationBell } from '../trading/notifications/NotificationBell.tsx';
 import { MuteSwitch } from '../trading/notifications/MuteSwitch.tsx';
 import { ToastTray } from '../trading/notifications/ToastTray.tsx';
+import { canReplay } from '../../protocol/qa.ts';
+import { RecordSessionButton } from '../qa/RecordSessionButton.tsx';
 import { MainNav, type NavItem } from './MainNav.tsx';
 
 export function BrandLink() {
@@ -42,6 +44,8 @@ const signedInNav: readonly NavItem[] = [
   { path: '/my-account', label: 'nav.myAccount' },
   { path: '/api-docs', label: 'nav.api' },
 ];
+/** The QA player, for QA and the administrator. */
+const qaNav: readonly NavItem[] = [...signedInNav, { path: '/qa/replay', label: 'nav.qaReplay' }];
 const guestNav: typeof signedInNav = [
   { path: '/', label: 'nav.home', exact: true },
   { path: '/api-docs', label: 'nav.api' },
@@ -78,7 +82,7 @@ export function AppHeader() {
     await navigate({ to: localePath(locale, authRedirects.logout) });
   }
 
-  const nav = signedIn ? signedInNav : guestNav;
+  const nav = signedIn ? (canReplay(user) ? qaNav : signedInNav) : guestNav;
   return (
     <header className="app-header">
       <div className="app-header-inner">
@@ -92,6 +96,7 @@ export function AppHeader() {
           {signedIn && <ChatButton />}
           {signedIn && <NotificationBell />}
           {signedIn && <MuteSwitch />}
+          {signedIn && <RecordSessionButton />}
           <LanguageSwitch />
           <ThemeToggle />
           {signedIn ? (
