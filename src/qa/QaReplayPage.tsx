@@ -232,7 +232,7 @@ function ReplayBench({ opened }: { opened: Opened }) {
 function ReplayStatus({ snapshot }: { snapshot: ReplaySnapshot }) {
   const dump = snapshot.finalDump;
   return (
-    <div className="qa-status" role="status" data-replay-done={snapshot.done ? 'true' : 'false'} data-position={snapshot.position}>
+    <div className="qa-status" role="status" data-replay-done={snapshot.done ? 'true' : 'false'} data-position={snapshot.position} data-length={snapshot.length} data-seeking={snapshot.seeking ? 'true' : 'false'}>
       <span>
         <FormattedMessage id="qa.controls.position" values={{ position: snapshot.position, length: snapshot.length }} />
       </span>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { joinOwnBest, MarketWatch } from '../trading/MarketWatch.tsx';
 import { OrderBook, type BookAsset } from '../trading/OrderBook.tsx';
@@ -9,6 +10,11 @@ import { PhaseWidget } from '../trading/session/PhaseWidget.tsx';
 const fallbackAsset: BookAsset = { priceDecimals: 2, quantityDecimals: 1 };
 
 const noAction = () => {};
+
+/** The market watch's asset cell without a link: the replay has no live asset page to go to. */
+function PlainAssetLink({ children }: { children: ReactNode }) {
+  return <span className="mw-asset">{children}</span>;
+}
 
 /**
  * The real views the recording's destinations drive, reading the replayed session as they read a live
@@ -36,7 +42,7 @@ export function ReplayViews({ assetId, marketId }: { assetId: string; marketId: 
       </section>
       <section className="card qa-watch card-span-2">
         <h2>{intl.formatMessage({ id: 'qa.views.marketWatch' }, { marketId })}</h2>
-        <MarketWatch rows={joinOwnBest(rows, ownBest)} assets={assets} label={intl.formatMessage({ id: 'qa.views.marketWatch' }, { marketId })} />
+        <MarketWatch AssetLink={PlainAssetLink} rows={joinOwnBest(rows, ownBest)} assets={assets} label={intl.formatMessage({ id: 'qa.views.marketWatch' }, { marketId })} />
       </section>
     </>
   );

@@ -50,6 +50,8 @@ export interface ReplaySnapshot {
   paused: boolean;
   done: boolean;
   waitingFor: string | null;
+  /** Going to a time (seek) and not there yet. */
+  seeking: boolean;
   /** The latest frames delivered, newest last (at most FRAME_LIST_CAP). */
   frames: readonly PassedFrame[];
   /** The session dump after the last frame (updated as frames pass). */
@@ -129,6 +131,7 @@ export class ReplayController {
       paused: run?.player.paused ?? true,
       done: finalDump !== null,
       waitingFor: run?.player.waitingFor ?? null,
+      seeking: this.seekTarget !== null,
       frames: this.passed,
       state: run && run.dump.views.length > 0 ? run.dump.checkpoint() : null,
       finalDump,
@@ -182,6 +185,7 @@ export class ReplayController {
 
   /** After the last frame: the client's own DISCONNECT (as the headless replay ends), then the final dump. */
   private async finish(run: Run): Promise<void> {
+    if (this.run !== run) return; // torn down (a seek back, a restart): not the end of the recording
     if (this.seekTarget !== null) this.endSeek();
     await run.connection.disconnect({ timeoutMs: 1_000 });
     await new Promise((resolve) => setTimeout(resolve, 0));
