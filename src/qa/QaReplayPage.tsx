@@ -249,7 +249,7 @@ function ReplayStatus({ snapshot }: { snapshot: ReplaySnapshot }) {
           <strong>
             <FormattedMessage id="qa.controls.done" />
           </strong>
-          <output className="qa-final-dump" data-final-dump={JSON.stringify(dump)} hidden />
+          <output className="qa-final-dump" data-final-dump={JSON.stringify(dump)} data-last-frame-dump={JSON.stringify(snapshot.lastFrameDump)} hidden />
           <button type="button" className="button button-small" onClick={() => saveFile('replay-state.json', new Blob([JSON.stringify(dump, null, 1)], { type: 'application/json' }))}>
             <FormattedMessage id="qa.controls.downloadState" />
           </button>

@@ -56,6 +56,8 @@ export interface ReplaySnapshot {
   frames: readonly PassedFrame[];
   /** The session dump after the last frame (updated as frames pass). */
   state: Checkpoint | null;
+  /** The dump right after the last frame (before the client's DISCONNECT): a recording made in the app is compared with the live session's at its stop. */
+  lastFrameDump: Checkpoint | null;
   /** The dump at the end: after every frame and the client's own DISCONNECT, as the headless replay takes it. */
   finalDump: Checkpoint | null;
 }
@@ -93,6 +95,7 @@ export class ReplayController {
   private seekTarget: number | null = null;
   private seekSpeed: ReplaySpeed = 1;
   private passed: PassedFrame[] = [];
+  private lastFrameDump: Checkpoint | null = null;
   readonly target: DumpConfig;
   readonly duration: number;
 
@@ -134,6 +137,7 @@ export class ReplayController {
       seeking: this.seekTarget !== null,
       frames: this.passed,
       state: run && run.dump.views.length > 0 ? run.dump.checkpoint() : null,
+      lastFrameDump: this.lastFrameDump,
       finalDump,
     };
   }
@@ -148,6 +152,7 @@ export class ReplayController {
     this.teardown();
     this.runNumber += 1;
     this.passed = [];
+    this.lastFrameDump = null;
     const url = `ws://qa-replay.invalid/session/ws/${++playerCount}`;
     const player = createPlayer({ url, recording: this.frames, speed: this.speed, paused });
     const connection = createConnection({ url, getToken: () => 'replay-token', webSocketFactory: player.webSocketFactory, heartbeatMs: 0, backoff: { ...REPLAY_BACKOFF } });
@@ -187,6 +192,7 @@ export class ReplayController {
   private async finish(run: Run): Promise<void> {
     if (this.run !== run) return; // torn down (a seek back, a restart): not the end of the recording
     if (this.seekTarget !== null) this.endSeek();
+    this.lastFrameDump = run.dump.views.length > 0 ? run.dump.checkpoint() : null;
     await run.connection.disconnect({ timeoutMs: 1_000 });
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (this.run !== run) return;

@@ -45,16 +45,27 @@ export class SessionRecording {
   private listeners = new Set<() => void>();
   /** Bumped by start(): the realtime provider keys its connection with it, so a start makes a new one. */
   private sessionGeneration = 0;
+  /** The connection of the last session announced, and the one that was live when the recording started. */
+  private lastConnection: Connection | null = null;
+  private connectionBefore: Connection | null = null;
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Put in the app connection's taps: forwards the socket traffic to the recorder while recording. */
-  readonly tap: SocketTap = {
-    opened: (socketId, url) => this.recorder?.tap.opened?.(socketId, url),
-    inbound: (socketId, data) => this.recorder?.tap.inbound?.(socketId, data),
-    outbound: (socketId, data) => this.recorder?.tap.outbound?.(socketId, data),
-    closed: (socketId, info) => this.recorder?.tap.closed?.(socketId, info),
-  };
+  /**
+   * A tap for a new app connection (its `taps`): it forwards the connection's traffic to the recorder
+   * when the connection was made for the recording in progress (socket ids count per connection, so the
+   * session before it, closing its own socket, is told apart by its tap).
+   */
+  tapForNewConnection(): SocketTap {
+    const born = this.sessionGeneration;
+    const recorder = (): Recorder | null => (this.recorder && born === this.sessionGeneration ? this.recorder : null);
+    return {
+      opened: (socketId, url) => recorder()?.tap.opened?.(socketId, url),
+      inbound: (socketId, data) => recorder()?.tap.inbound?.(socketId, data),
+      outbound: (socketId, data) => recorder()?.tap.outbound?.(socketId, data),
+      closed: (socketId, info) => recorder()?.tap.closed?.(socketId, info),
+    };
+  }
 
   get generation(): number {
     return this.sessionGeneration;
@@ -79,13 +90,15 @@ export class SessionRecording {
     this.dump = null;
     this.target = target;
     this.recorder = createRecorder({ now: this.now, redact: ['Authorization', 'authorization', 'passcode', 'login'] });
+    this.connectionBefore = this.lastConnection;
     this.sessionGeneration += 1;
     this.set({ status: 'recording', startedAt: this.now() });
   }
 
   /** The realtime provider made a session: while recording, the dump follows it from its start. */
   sessionStarted(connection: Connection, session: SessionActorRef): void {
-    if (this.state.status !== 'recording' || this.dump || !this.target) return;
+    this.lastConnection = connection;
+    if (this.state.status !== 'recording' || this.dump || !this.target || connection === this.connectionBefore) return;
     this.dump = watchSessionDump(session, sessionStreams(connection), this.target);
   }
 

@@ -50,7 +50,7 @@ export function createExchangeConnection(): Connection {
     heartbeatMs: HEARTBEAT_MS,
     backoff: { initialMs: 500, maxMs: 30_000, jitter: 0.5 },
     // The in-app session recording (src/qa/session-recording.ts) listens here while it records.
-    taps: [sessionRecording.tap],
+    taps: [sessionRecording.tapForNewConnection()],
   });
 }
 
@@ -66,11 +66,20 @@ function SessionActor({ connection, onReady }: { connection: Connection; onReady
   return null;
 }
 
+const connectionKeys = new WeakMap<Connection, number>();
+let nextConnectionKey = 1;
+function connectionKey(connection: Connection): number {
+  let key = connectionKeys.get(connection);
+  if (key === undefined) connectionKeys.set(connection, (key = nextConnectionKey++));
+  return key;
+}
+
 function ConnectionHolder({ create, onReady }: { create: () => Connection; onReady: (value: Realtime | null) => void }) {
   // Starting a recording makes a new live session (a new key, a new connection) recorded from its first byte.
   const generation = useSyncExternalStore(sessionRecording.subscribe, () => sessionRecording.generation);
   const connection = useConnection(generation === 0 ? 'exchange' : `exchange#${generation}`, create);
-  return connection ? <SessionActor key={generation} connection={connection} onReady={onReady} /> : null;
+  // One session per connection: a new connection (a recording started) makes a new session actor.
+  return connection ? <SessionActor key={connectionKey(connection)} connection={connection} onReady={onReady} /> : null;
 }
 
 export interface RealtimeProviderProps {

@@ -35,12 +35,14 @@ describe('recording the live session', () => {
     });
     cleanups.push(() => server.close());
     const generation = recording.generation;
+    // A connection of the session before the recording: its traffic is not recorded.
+    const before = recording.tapForNewConnection();
     recording.start({ assetId: 'A1', marketId: 'M1' });
     expect(recording.generation).toBe(generation + 1);
     expect(recording.getSnapshot().status).toBe('recording');
 
     // What the realtime provider does for the new session: its connection has the tap, the session is announced.
-    const connection = createConnection({ url, getToken: () => 'Bearer-secret-token', webSocketFactory: server.webSocketFactory, heartbeatMs: 0, backoff: { initialMs: 100, maxMs: 100 }, taps: [recording.tap] });
+    const connection = createConnection({ url, getToken: () => 'Bearer-secret-token', webSocketFactory: server.webSocketFactory, heartbeatMs: 0, backoff: { initialMs: 100, maxMs: 100 }, taps: [recording.tapForNewConnection()] });
     const { machine } = clientSessionFor(connection);
     const session = createActor(machine).start();
     cleanups.push(() => session.stop());
@@ -53,12 +55,16 @@ describe('recording the live session', () => {
     server.publish(destinations.chat, { from: { username: 'broker2', name: 'Maria Ionescu', email: 'maria@example.ro' }, text: 'call 0721000111' });
     await vi.advanceTimersByTimeAsync(20);
 
+    before.opened?.(1, 'ws://old');
+    before.inbound?.(1, 'RECEIPT\nreceipt-id:close-1\n\n\u0000');
     recording.stop();
     const state = recording.getSnapshot();
     if (state.status !== 'stopped') throw new Error(state.status);
     expect(state.fileName).toMatch(/^session-\d{8}-\d{6}\.jsonl$/);
     const frames = parseRecording(state.jsonl);
     expect(frames[0]).toMatchObject({ command: '@open', socket: 1 });
+    expect(frames.filter((f) => f.command === '@open')).toHaveLength(1);
+    expect(frames.some((f) => f.command === 'RECEIPT')).toBe(false);
     expect(frames.find((f) => f.command === 'CONNECT')!.headers['Authorization']).toBe(REDACTED);
     expect(frames.some((f) => f.command === 'SUBSCRIBE' && f.headers['destination'] === book)).toBe(true);
     const chatLine = frames.find((f) => f.command === 'MESSAGE' && f.headers['destination'] === destinations.chat)!;
