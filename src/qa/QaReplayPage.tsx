@@ -168,7 +168,7 @@ function ReplayBench({ opened }: { opened: Opened }) {
           </span>
         </div>
         <div className="qa-controls-row">
-          {snapshot.paused ? (
+          {snapshot.paused || snapshot.done ? (
             <button type="button" className="button button-primary" onClick={() => controller.play()} disabled={snapshot.done}>
               <FormattedMessage id="qa.controls.play" />
             </button>

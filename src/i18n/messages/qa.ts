@@ -70,7 +70,7 @@ export const qaRo: Record<keyof typeof qaEn, string> = {
   'qa.source.loading': 'Se încarcă înregistrările…',
   'qa.source.opened': 'Se redă {name}: {frames} cadre, {seconds} s, activul {assetId} din {marketId}.',
   'qa.source.noBook': 'Această înregistrare nu urmărește niciun registru de ordine: nu există nimic de afișat.',
-  'qa.controls.title': 'Player',
+  'qa.controls.title': 'Controlul redării',
   'qa.controls.play': 'Redați',
   'qa.controls.pause': 'Pauză',
   'qa.controls.step': 'Cadrul următor',
