@@ -51,10 +51,6 @@ const asset = {
   documents: [],
   marginBps: 1000,
 };
-const history = [
-  { id: 'h1', ip: '10.0.0.1', timestamp: '2026-01-15T22:30:00.000Z' },
-  { id: 'h2', ip: '10.0.0.2', timestamp: '2026-03-01T08:00:00.000Z' },
-];
 
 let roles: string[] = ['qa'];
 
