@@ -17,7 +17,6 @@ import { ChatButton } from '../trading/chat/ChatButton.tsx';
 import { NotificationBell } from '../trading/notifications/NotificationBell.tsx';
 import { MuteSwitch } from '../trading/notifications/MuteSwitch.tsx';
 import { ToastTray } from '../trading/notifications/ToastTray.tsx';
-import { canReplay } from '../../protocol/qa.ts';
 import { RecordSessionButton } from '../qa/RecordSessionButton.tsx';
 import { MainNav, type NavItem } from './MainNav.tsx';
 
@@ -44,7 +43,7 @@ const signedInNav: readonly NavItem[] = [
   { path: '/my-account', label: 'nav.myAccount' },
   { path: '/api-docs', label: 'nav.api' },
 ];
-/** The QA player, for QA and the administrator. */
+/** The QA player, in the bar of the qa role (the administrator opens /qa/replay from its address). */
 const qaNav: readonly NavItem[] = [...signedInNav, { path: '/qa/replay', label: 'nav.qaReplay' }];
 const guestNav: typeof signedInNav = [
   { path: '/', label: 'nav.home', exact: true },
@@ -82,7 +81,7 @@ export function AppHeader() {
     await navigate({ to: localePath(locale, authRedirects.logout) });
   }
 
-  const nav = signedIn ? (canReplay(user) ? qaNav : signedInNav) : guestNav;
+  const nav = signedIn ? (user?.roles.includes('qa') ? qaNav : signedInNav) : guestNav;
   return (
     <header className="app-header">
       <div className="app-header-inner">
