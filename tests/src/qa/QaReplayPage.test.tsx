@@ -46,7 +46,7 @@ async function openOrdinary() {
   await screen.findByRole('option', { name: /ordinary-trading/ });
   fireEvent.change(select, { target: { value: 'ordinary-trading' } });
   fireEvent.click(screen.getByRole('button', { name: 'Open' }));
-  await screen.findByText(/Playing ordinary-trading: 56 frames/);
+  await screen.findByText(/Playing ordinary-trading: 56 lines/);
 }
 
 const machine = (name: string) => document.querySelector(`[data-machine="${name}"]`)!.textContent;
