@@ -70,7 +70,7 @@ export type Theme = (typeof themes)[number];
 export const locales = ['ro', 'en'] as const;
 export type Locale = (typeof locales)[number];
 
-export const roles = ['client', 'broker', 'agency', 'terminal', 'assetOwner', 'transmissionPartner', 'administrator'] as const;
+export const roles = ['client', 'broker', 'agency', 'terminal', 'assetOwner', 'transmissionPartner', 'administrator', 'qa'] as const;
 export type Role = (typeof roles)[number];
 
 export const commodities = ['gas', 'electricity'] as const;

@@ -55,6 +55,7 @@ import { WorkflowPublisher } from './workflows/workflow-publisher.ts';
 import { WorkflowService } from './workflows/workflow-service.ts';
 import { contractsRoutes } from './http/contracts.routes.ts';
 import { whitelistRoutes } from './http/whitelist.routes.ts';
+import { qaRoutes } from './http/qa.routes.ts';
 import { ContractService } from './workflows/contracts.ts';
 import { WhitelistService } from './workflows/whitelist.ts';
 import { participantsRoutes } from './http/participants.routes.ts';
@@ -106,6 +107,8 @@ export interface ExchangeServerOptions {
   readWaitMs?: number;
   /** Ms between workflow timer sweeps (default 5000; 0: only at start, tests sweep by hand). */
   workflowTimerIntervalMs?: number;
+  /** Where GET /qa/recordings looks (default fixtures/sessions/). */
+  qaSessionsDir?: string;
 }
 
 export interface ExchangeServer {
@@ -364,6 +367,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     await app.register(contractsRoutes({ auth, contracts }), { prefix: API_PREFIX });
     await app.register(whitelistRoutes({ auth, whitelist }), { prefix: API_PREFIX });
     await app.register(participantsRoutes({ auth, participants, audit }), { prefix: API_PREFIX });
+    await app.register(qaRoutes({ auth, sessionsDir: options.qaSessionsDir }), { prefix: API_PREFIX });
     sequencer.onEvents((events, entry, _result, seq) => {
       marketData.onEvents(events, seq);
       notifications.onEvents(events, 'actor' in entry.command ? entry.command.actor : undefined);

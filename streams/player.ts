@@ -22,7 +22,7 @@ import { Server, WebSocket as MockWebSocket, type Client as MockSocket } from 'm
 import { Subject, type Observable } from 'rxjs';
 import type { IStompSocket } from '@stomp/stompjs';
 import type { WebSocketFactory } from './connection.ts';
-import { parseRecording, type RecordedFrame } from './recorder.ts';
+import { parseRecording, type RecordedFrame } from './recording.ts';
 import { encodeStompFrame, STOMP_HEARTBEAT, StompFrameParser, type StompFrameData } from './stomp-frames.ts';
 
 export type ReplaySpeed = number | 'max';

@@ -9,23 +9,9 @@
  *   the bearer token of CONNECT is redacted.
  * Plug it into a connection with `createConnection({ ..., taps: [recorder.tap] })`.
  */
-import { z } from 'zod';
 import type { SocketTap } from './connection.ts';
+import type { RecordedFrame } from './recording.ts';
 import { StompFrameParser } from './stomp-frames.ts';
-
-export const recordedFrameSchema = z.object({
-  /** Milliseconds since the recording started. */
-  t: z.number().nonnegative(),
-  /** A STOMP command, or '@open', '@close', '@heartbeat'. */
-  command: z.string().min(1),
-  headers: z.record(z.string(), z.string()),
-  body: z.string(),
-  /** Client frames carry 'out'; inbound ones have no dir. */
-  dir: z.literal('out').optional(),
-  /** 1-based socket number within the recording. */
-  socket: z.number().int().positive(),
-});
-export type RecordedFrame = z.infer<typeof recordedFrameSchema>;
 
 export interface RecorderOptions {
   now?: () => number;
@@ -115,22 +101,4 @@ export function createRecorder(options: RecorderOptions = {}): Recorder {
     frames,
     toJsonl: () => frames.map((f) => JSON.stringify(f)).join('\n') + (frames.length > 0 ? '\n' : ''),
   };
-}
-
-/** Reads a recording (JSON lines; blank lines ignored); throws on a malformed line with its number. */
-export function parseRecording(text: string): RecordedFrame[] {
-  const frames: RecordedFrame[] = [];
-  text.split(/\r?\n/).forEach((line, index) => {
-    if (line.trim() === '') return;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      throw new Error(`recording line ${index + 1}: not JSON`);
-    }
-    const parsed = recordedFrameSchema.safeParse(json);
-    if (!parsed.success) throw new Error(`recording line ${index + 1}: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-    frames.push(parsed.data);
-  });
-  return frames;
 }

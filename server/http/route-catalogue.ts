@@ -68,6 +68,8 @@ import { idParamsSchema as settlementIdParams, monthParamsSchema } from './settl
 import { partnersQuerySchema } from './whitelist.routes.ts';
 import { instanceParams } from './workflows.routes.ts';
 import { idParamsSchema as workspaceIdParams } from './workspaces.routes.ts';
+import { recordingListSchema } from '../../protocol/qa.ts';
+import { recordingParamsSchema } from './qa.routes.ts';
 
 /**
  * What each REST route takes and answers, keyed by `METHOD /path` under the API prefix as Fastify's
@@ -90,7 +92,7 @@ export interface RouteDescription {
   /** Success status (default 200). */
   status?: 200 | 201 | 204;
   /** The answer is a file of this media type rather than JSON. */
-  file?: 'application/pdf' | 'text/csv';
+  file?: 'application/pdf' | 'text/csv' | 'application/x-ndjson';
   /** The route takes an optional `Idempotency-Key` header. */
   idempotencyKey?: boolean;
   /**
@@ -102,7 +104,7 @@ export interface RouteDescription {
   bodyMediaType?: 'multipart/form-data';
 }
 
-export const routeTags = ['auth', 'reference', 'orders', 'market-data', 'account', 'workspaces', 'chat', 'clearing', 'documents', 'workflows', 'admin', 'api'] as const;
+export const routeTags = ['auth', 'reference', 'orders', 'market-data', 'account', 'workspaces', 'chat', 'clearing', 'documents', 'workflows', 'admin', 'api', 'qa'] as const;
 export type RouteTag = (typeof routeTags)[number];
 
 /** The error-code families a route of each tag can raise besides the generic and authentication ones. */
@@ -119,6 +121,7 @@ export const errorFamiliesOf: Record<RouteTag, readonly string[]> = {
   workflows: ['WORKFLOW_', 'OTC_', 'TRANSFER_', 'MARGIN_', 'CONTRACT_', 'WHITELIST_'],
   admin: ['SESSION_', 'CLEARING_', 'ASSET_', 'MARKET_'],
   api: [],
+  qa: ['RECORDING_'],
 };
 
 const list = clearingListSchema;
@@ -245,4 +248,7 @@ export const routeCatalogue: Record<string, RouteDescription> = {
   'POST /admin/clearing/obligations/:id/settle': { tag: 'admin', summary: 'Mark a payment obligation settled.', params: settlementIdParams, body: obligationSettleSchema },
   'GET /admin/audit': { tag: 'admin', summary: 'The audit trail (operator, workflow and security events), newest first, filtered and paged.', query: auditQuerySchema, response: auditPageSchema },
   'GET /admin/audit.csv': { tag: 'admin', summary: 'Every audit entry matching the filters as CSV (UTF-8 with BOM, Bucharest times).', query: auditQuerySchema, file: 'text/csv' },
+
+  'GET /qa/recordings': { tag: 'qa', summary: 'The recorded sessions of fixtures/sessions: name and size (qa and administrator).', response: recordingListSchema },
+  'GET /qa/recordings/:name': { tag: 'qa', summary: 'One recorded session as JSON lines, checked by the recording parser (qa and administrator).', params: recordingParamsSchema, file: 'application/x-ndjson' },
 };

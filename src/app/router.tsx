@@ -22,6 +22,7 @@ import { NotFoundPage } from '../pages/NotFoundPage.tsx';
 import { loadAsset, loadMarketAccount, loadWorkspace, parseAssetParams, parseMarketParams } from '../pages/trading/loaders.ts';
 import { loadChunk } from './chunk-reload.ts';
 import { routeMiddleware, runMiddleware } from './middleware.ts';
+import '../qa/access.ts';
 import { RootLayout } from './RootLayout.tsx';
 import { validateLoginSearch, validateResetPasswordSearch } from './search.ts';
 
@@ -47,6 +48,7 @@ const pages = {
   asset: lazyPage(() => import('../pages/trading/AssetPage.tsx'), 'AssetPage'),
   bookWindow: lazyPage(() => import('../pages/trading/BookWindowPage.tsx'), 'BookWindowPage'),
   operator: lazyPage(() => import('../operator/OperatorPage.tsx'), 'OperatorPage'),
+  qaReplay: lazyPage(() => import('../qa/QaReplayPage.tsx'), 'QaReplayPage'),
 };
 
 /**
@@ -171,6 +173,8 @@ function localeRoutes(locale: Locale, parent: AnyRoute) {
     beforeLoad: guard(['auth', 'administrator']),
     component: pages.operator,
   });
+  // The QA player (issue 16): qa and administrator only (src/qa/access.ts).
+  const qaReplay = createRoute({ getParentRoute: () => layouts.default, path: 'qa/replay', beforeLoad: guard(['auth', 'qa']), component: pages.qaReplay });
 
   return [
     layouts.default.addChildren([
@@ -184,6 +188,7 @@ function localeRoutes(locale: Locale, parent: AnyRoute) {
       marketAccount,
       asset,
       operator,
+      qaReplay,
     ]),
     layouts.api.addChildren([apiDocs]),
     layouts.empty.addChildren([login, resetPassword, bookWindow]),

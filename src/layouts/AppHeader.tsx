@@ -17,6 +17,7 @@ import { ChatButton } from '../trading/chat/ChatButton.tsx';
 import { NotificationBell } from '../trading/notifications/NotificationBell.tsx';
 import { MuteSwitch } from '../trading/notifications/MuteSwitch.tsx';
 import { ToastTray } from '../trading/notifications/ToastTray.tsx';
+import { RecordSessionButton } from '../qa/RecordSessionButton.tsx';
 import { MainNav, type NavItem } from './MainNav.tsx';
 
 export function BrandLink() {
@@ -44,6 +45,8 @@ const signedInNav: readonly NavItem[] = [
 ];
 /** The administrator's own link (issue 16): the operator console, before the API documentation. */
 const administratorNav: readonly NavItem[] = [...signedInNav.slice(0, -1), { path: '/operator', label: 'nav.operator' }, ...signedInNav.slice(-1)];
+/** The QA player, in the bar of the qa role (the administrator opens /qa/replay from its address). */
+const qaNav: readonly NavItem[] = [...signedInNav, { path: '/qa/replay', label: 'nav.qaReplay' }];
 const guestNav: typeof signedInNav = [
   { path: '/', label: 'nav.home', exact: true },
   { path: '/api-docs', label: 'nav.api' },
@@ -80,7 +83,7 @@ export function AppHeader() {
     await navigate({ to: localePath(locale, authRedirects.logout) });
   }
 
-  const nav = signedIn ? (user?.roles.includes('administrator') ? administratorNav : signedInNav) : guestNav;
+  const nav = signedIn ? (user?.roles.includes('administrator') ? administratorNav : user?.roles.includes('qa') ? qaNav : signedInNav) : guestNav;
   return (
     <header className="app-header">
       <div className="app-header-inner">
@@ -94,6 +97,7 @@ export function AppHeader() {
           {signedIn && <ChatButton />}
           {signedIn && <NotificationBell />}
           {signedIn && <MuteSwitch />}
+          {signedIn && <RecordSessionButton />}
           <LanguageSwitch />
           <ThemeToggle />
           {signedIn ? (

@@ -1,15 +1,16 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { createActor, type ActorRefFrom } from 'xstate';
 import { connectionMachine } from '../../machines/connection.machine.ts';
 import type { myOrdersMachine } from '../../machines/my-orders.machine.ts';
-import { sessionMachineFor, watchPhase, type SessionActorRef } from '../../machines/session.machine.ts';
+import { clientSessionFor } from '../../machines/client-session.ts';
+import { watchPhase, type SessionActorRef } from '../../machines/session.machine.ts';
 import type { SessionPhase } from '../../protocol/enums.ts';
 import { createConnection, type Connection } from '../../streams/connection.ts';
 import { useConnection } from '../../streams/react.ts';
-import { sessionStreams } from '../../streams/session.ts';
 import { fetchAssets, fetchMarkets } from '../api/reference.ts';
 import { orderReplies } from './order-replies.ts';
+import { sessionRecording } from '../qa/session-recording.ts';
 import { activeToken } from '../auth/session.ts';
 import { useAuth } from '../auth/use-auth.ts';
 
@@ -18,7 +19,7 @@ import { useAuth } from '../auth/use-auth.ts';
  * while a user is signed in, and the connection machine (machines/connection.machine.ts) that mirrors
  * its state for the connection indicator. Signed out, there is no connection.
  */
-interface Realtime {
+export interface Realtime {
   connection: Connection;
   connectionActor: ActorRefFrom<typeof connectionMachine>;
   /** The user's orders: the order queue and the replies to the user's order calls, per order a lifecycle. */
@@ -32,7 +33,7 @@ const RealtimeContext = createContext<Realtime | null>(null);
 export const HEARTBEAT_MS = 10_000;
 
 /** The session's reference data: the cached REST calls of src/api/reference.ts. */
-async function loadReference() {
+export async function loadReference() {
   const [{ markets, rings }, assets] = await Promise.all([fetchMarkets(), fetchAssets()]);
   return { markets, rings, assets };
 }
@@ -48,24 +49,37 @@ export function createExchangeConnection(): Connection {
     getToken: () => activeToken() ?? Promise.reject(new Error('signed out')),
     heartbeatMs: HEARTBEAT_MS,
     backoff: { initialMs: 500, maxMs: 30_000, jitter: 0.5 },
+    // The in-app session recording (src/qa/session-recording.ts) listens here while it records.
+    taps: [sessionRecording.tapForNewConnection()],
   });
 }
 
 function SessionActor({ connection, onReady }: { connection: Connection; onReady: (value: Realtime | null) => void }) {
-  // The session's streams are made here first, so they carry the order replies.
-  const machine = useMemo(() => sessionMachineFor(connection, sessionStreams(connection, { orderReplies$: orderReplies }), loadReference), [connection]);
+  // The one client session stack (machines/client-session.ts); its streams are made here first, so they carry the order replies.
+  const machine = useMemo(() => clientSessionFor(connection, { orderReplies$: orderReplies, loadReference }).machine, [connection]);
   const session = useActorRef(machine);
   useEffect(() => {
-    const { connection: connectionActor, myOrders } = session.getSnapshot().context;
-    onReady({ connection, connectionActor, myOrders, session });
+    sessionRecording.sessionStarted(connection, session);
+    onReady(realtimeOf(connection, session));
     return () => onReady(null);
   }, [connection, session, onReady]);
   return null;
 }
 
+const connectionKeys = new WeakMap<Connection, number>();
+let nextConnectionKey = 1;
+function connectionKey(connection: Connection): number {
+  let key = connectionKeys.get(connection);
+  if (key === undefined) connectionKeys.set(connection, (key = nextConnectionKey++));
+  return key;
+}
+
 function ConnectionHolder({ create, onReady }: { create: () => Connection; onReady: (value: Realtime | null) => void }) {
-  const connection = useConnection('exchange', create);
-  return connection ? <SessionActor connection={connection} onReady={onReady} /> : null;
+  // Starting a recording makes a new live session (a new key, a new connection) recorded from its first byte.
+  const generation = useSyncExternalStore(sessionRecording.subscribe, () => sessionRecording.generation);
+  const connection = useConnection(generation === 0 ? 'exchange' : `exchange#${generation}`, create);
+  // One session per connection: a new connection (a recording started) makes a new session actor.
+  return connection ? <SessionActor key={connectionKey(connection)} connection={connection} onReady={onReady} /> : null;
 }
 
 export interface RealtimeProviderProps {
@@ -84,6 +98,20 @@ export function RealtimeProvider({ children, enabled = true, create = createExch
       {children}
     </RealtimeContext.Provider>
   );
+}
+
+/**
+ * A session made elsewhere (the QA player's, on a recording) for the views below: they read it as they
+ * read the live one.
+ */
+export function RealtimeScope({ value, children }: { value: Realtime; children: ReactNode }) {
+  return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
+}
+
+/** The realtime value of a running session actor on its connection. */
+export function realtimeOf(connection: Connection, session: SessionActorRef): Realtime {
+  const { connection: connectionActor, myOrders } = session.getSnapshot().context;
+  return { connection, connectionActor, myOrders, session };
 }
 
 export function useRealtime(): Realtime | null {

@@ -530,6 +530,13 @@ export const routeCases: RouteCase[] = [
     request: () => ({ method: 'GET', path: `/whitelist/partners?clientCode=${OWNER_CLIENT}` }),
     expect: signedIn((p) => (p.name === OWNER || isAdmin(p) ? { status: 200 } : { status: 403, code: 'ACCOUNT_CLIENT_FORBIDDEN' })),
   },
+  // The QA player's recordings (issue 16): the qa role and the administrator only.
+  { route: 'GET /qa/recordings', request: () => ({ method: 'GET', path: '/qa/recordings' }), expect: signedIn((p) => (isAdmin(p) ? { status: 200 } : { status: 403, code: 'FORBIDDEN' })) },
+  {
+    route: 'GET /qa/recordings/:name',
+    request: () => ({ method: 'GET', path: '/qa/recordings/ordinary-trading' }),
+    expect: signedIn((p) => (isAdmin(p) ? { status: 200 } : { status: 403, code: 'FORBIDDEN' })),
+  },
 ];
 
 /** Text of a chat message between broker2 and broker1 that nobody else may read. */

@@ -30,7 +30,8 @@ import { pathToFileURL } from 'node:url';
 import { destinations } from '../../protocol/destinations.ts';
 import type { BookLevel } from '../../protocol/market-data.ts';
 import { createConnection, type Connection } from '../../streams/connection.ts';
-import { createRecorder, type RecordedFrame, type Recorder } from '../../streams/recorder.ts';
+import { createRecorder, type Recorder } from '../../streams/recorder.ts';
+import type { RecordedFrame } from '../../streams/recording.ts';
 import { realSocketFactory, serverSockets, type RealSocketFactory } from '../streams/real-socket.ts';
 import {
   createClientStack,

@@ -17,7 +17,7 @@ import { orderTicketMachine, type TicketAsset } from '../../machines/order-ticke
 import type { BookView } from '../../streams/book.ts';
 import { createConnection, type Connection } from '../../streams/connection.ts';
 import { createPlayer, type Player, type ReplaySpeed } from '../../streams/player.ts';
-import { parseRecording, type RecordedFrame } from '../../streams/recorder.ts';
+import { parseRecording, type RecordedFrame } from '../../streams/recording.ts';
 import { uniqueUrl } from './fake-stomp-server.ts';
 import {
   createClientStack,

@@ -16,7 +16,8 @@ import { book$, type BookView } from '../../streams/book.ts';
 import { createConnection, type Connection, type StreamError } from '../../streams/connection.ts';
 import { trades$ } from '../../streams/market-data.ts';
 import { createPlayer, type Player, type ReplaySpeed } from '../../streams/player.ts';
-import { createRecorder, parseRecording, type RecordedFrame } from '../../streams/recorder.ts';
+import { createRecorder } from '../../streams/recorder.ts';
+import { parseRecording, type RecordedFrame } from '../../streams/recording.ts';
 import { FakeStompServer, randomChange, ReferenceBook, seededRandom, uniqueUrl } from './fake-stomp-server.ts';
 
 const tick = async (ms = 20): Promise<void> => {

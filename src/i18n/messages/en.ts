@@ -599,6 +599,7 @@ export const en = {
   'role.assetOwner': 'Asset owner',
   'role.transmissionPartner': 'Transmission operator partner',
   'role.administrator': 'Exchange administrator',
+  'role.qa': 'Quality assurance (session replay)',
 
   'commodity.gas': 'Gas',
   'commodity.electricity': 'Electricity',

@@ -1,12 +1,13 @@
 import type { Locale } from '../../../protocol/enums.ts';
 import { apiDocsEn, apiDocsRo } from './api-docs.ts';
 import { en as enMain } from './en.ts';
+import { qaEn, qaRo } from './qa.ts';
 import { referenceEn, referenceRo } from './reference.ts';
 import { ro as roMain } from './ro.ts';
 
 // Per-area modules registered here rather than in en.ts/ro.ts keep those two files out of every change.
-const en = { ...enMain, ...referenceEn, ...apiDocsEn };
-const ro = { ...roMain, ...referenceRo, ...apiDocsRo };
+const en = { ...enMain, ...referenceEn, ...apiDocsEn, ...qaEn };
+const ro = { ...roMain, ...referenceRo, ...apiDocsRo, ...qaRo };
 export type MessageKey = keyof typeof en;
 export const catalogues: Record<Locale, Record<MessageKey, string>> = { ro, en };
 

@@ -601,6 +601,7 @@ export const ro: Record<MessageKey, string> = {
   'role.assetOwner': 'Proprietar de activ',
   'role.transmissionPartner': 'Partener al operatorului de transport',
   'role.administrator': 'Administrator al bursei',
+  'role.qa': 'Asigurarea calității (redarea sesiunilor)',
 
   'commodity.gas': 'Gaze naturale',
   'commodity.electricity': 'Energie electrică',

@@ -207,7 +207,7 @@ describe('message keys used in src/', () => {
       for (const match of source.matchAll(idExpression)) {
         for (const literal of (match[1] ?? '').matchAll(/(['"])([^'"]+)\1/g)) {
           const key = literal[2] ?? '';
-          if (looksLikeKey.test(key) && !(key in en)) missing.push(`${relative(repoRoot, file)}: ${key}`);
+          if (looksLikeKey.test(key) && !(key in messagesFor('en'))) missing.push(`${relative(repoRoot, file)}: ${key}`);
         }
       }
     }
