@@ -292,7 +292,6 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
       },
     });
     // The operator console (issue 16): its snapshot on /user/queue/operator and the audited phase changes.
-    const marketKinds = new Map((await store.reference.markets()).map((market) => [market.id, market.kind]));
     const settlementRuns = new SettlementRepository(store.db);
     const operator = new OperatorFeed({
       sequencer,
@@ -312,7 +311,7 @@ export async function startExchangeServer(options: ExchangeServerOptions): Promi
     gatewayHooks.onSubscribe = (principal, destination, reply) => {
       if (!operator.onSubscribe(principal, destination, reply)) marketData.onSubscribe(principal, destination, reply);
     };
-    const phases = new MarketPhaseControl({ engine: sequencer.engine, trading, audit, kindOf: (marketId) => marketKinds.get(marketId), timetables, now });
+    const phases = new MarketPhaseControl({ engine: sequencer.engine, trading, audit });
     await app.register(operatorConsoleRoutes({ auth, feed: operator, phases }), { prefix: API_PREFIX });
     // Read-your-writes: the `minSeq` reads of books, transactions and orders (issue 16, item 3).
     const reads = new ReadYourWrites({ sequencer, marketData, projector, waitMs: options.readWaitMs });

@@ -22,10 +22,6 @@ export interface MarketPhaseControlOptions {
   engine: Pick<Engine, 'getMarketPhase' | 'getPhase'>;
   trading: Pick<TradingService, 'setPhase'>;
   audit: AuditRecorder;
-  /** The market's kind (its timetable), or undefined for an unknown market. */
-  kindOf: (marketId: string) => MarketKind | undefined;
-  timetables: SessionTimetables;
-  now: () => number;
 }
 
 /** Who asked, from where: the audit entry's actor and address. */
@@ -36,8 +32,8 @@ export interface PhaseRequest {
 
 /**
  * The operator's phase changes, each audited (category operator): suspend and resume of a market (the
- * console's buttons) and the general phase route. Resume returns the market to the phase its timetable
- * gives now (trading without one); suspend is refused for a market already suspended or closed, resume
+ * console's buttons) and the general phase route. Resume returns the market to the phase it was in when
+ * suspended; suspend is refused for a market already suspended or closed, resume
  * for one that is not suspended, with MARKET_PHASE_CHANGE_NOT_ALLOWED.
  */
 export class MarketPhaseControl {
@@ -50,13 +46,15 @@ export class MarketPhaseControl {
     });
   }
 
+  /**
+   * Back to the phase the market was in when it was suspended (the engine's resume). A scheduled phase
+   * change that fell due during the suspension has already moved the market on (the engine applies its
+   * schedule to a suspended market too), so this never reopens a market its timetable has closed.
+   */
   resume(request: PhaseRequest, marketId: string): Promise<void> {
     return this.change(request, 'market.resume', marketId, null, (from) => {
       if (from !== 'suspended') throw new ExchangeError(apiError('MARKET_PHASE_CHANGE_NOT_ALLOWED', { marketId, phase: from }));
-      const kind = this.options.kindOf(marketId);
-      const scheduled = kind === undefined ? null : scheduledPhaseAt(this.options.timetables, kind, this.options.now());
-      const to = scheduled?.phase ?? 'trading';
-      return { to, command: to };
+      return { to: 'resume', command: 'resume' };
     });
   }
 

@@ -66,7 +66,7 @@ export const operatorEn = {
   'operator.market.suspend.title': 'Suspend {market}?',
   'operator.market.suspend.description': 'Trading on {market} stops at once (now: {phase}). Resting orders stay in the books; nothing can be placed, changed or cancelled until you resume it.',
   'operator.market.resume.title': 'Resume {market}?',
-  'operator.market.resume.description': '{market} returns to the phase its schedule gives now (trading when it has none).',
+  'operator.market.resume.description': '{market} returns to the phase it was in when it was suspended.',
   'operator.market.phase.title': 'Move {market} to {next}?',
   'operator.market.phase.description': '{market} goes from {phase} to {next} now, ahead of its schedule.',
 
@@ -223,7 +223,7 @@ export const operatorRo: Record<keyof typeof operatorEn, string> = {
   'operator.market.suspend.title': 'Suspendați {market}?',
   'operator.market.suspend.description': 'Tranzacționarea pe {market} se oprește imediat (acum: {phase}). Ordinele rămân în registre; nimic nu poate fi introdus, modificat sau anulat până când o reluați.',
   'operator.market.resume.title': 'Reluați {market}?',
-  'operator.market.resume.description': '{market} revine la faza pe care o dă acum programul său (tranzacționare, dacă nu are program).',
+  'operator.market.resume.description': '{market} revine la faza în care era când a fost suspendată.',
   'operator.market.phase.title': 'Treceți {market} în faza {next}?',
   'operator.market.phase.description': '{market} trece acum din {phase} în {next}, înaintea programului.',
 

@@ -21,7 +21,7 @@ describe('scheduledPhaseAt', () => {
   });
 });
 
-function rig(phase: SessionPhase, timetables: typeof sessionTimetables | null = sessionTimetables) {
+function rig(phase: SessionPhase) {
   let current = phase;
   const audit: AuditRecord[] = [];
   const commands: string[] = [];
@@ -36,9 +36,6 @@ function rig(phase: SessionPhase, timetables: typeof sessionTimetables | null = 
       },
     },
     audit: { record: async (entry) => void audit.push(entry) },
-    kindOf: (id) => (id === 'M1' ? 'spot' : undefined),
-    timetables,
-    now: () => NOON,
   });
   return { control, audit, commands, phase: () => current };
 }
@@ -46,23 +43,18 @@ function rig(phase: SessionPhase, timetables: typeof sessionTimetables | null = 
 const request = { user: admin, remoteAddress: '10.0.0.1' };
 
 describe('MarketPhaseControl', () => {
-  it('suspends, then resumes to the phase the schedule gives now, auditing both', async () => {
+  it('suspends, then resumes to the phase before the suspension (the engine’s own resume), auditing both', async () => {
     const r = rig('opening');
     await r.control.suspend(request, 'M1');
     await r.control.resume(request, 'M1');
-    expect(r.commands).toEqual(['suspend', 'trading']);
-    expect(r.phase()).toBe('trading');
+    expect(r.commands).toEqual(['suspend', 'resume']);
+    expect(r.phase()).toBe('opening');
     expect(r.audit).toEqual([
       { category: 'operator', action: 'market.suspend', actorUserId: 'u-admin', actorRole: 'administrator', subject: 'market M1', outcome: 'ok', code: null, remoteAddress: '10.0.0.1', details: { marketId: 'M1', assetId: null, from: 'opening', to: 'suspended' } },
-      { category: 'operator', action: 'market.resume', actorUserId: 'u-admin', actorRole: 'administrator', subject: 'market M1', outcome: 'ok', code: null, remoteAddress: '10.0.0.1', details: { marketId: 'M1', assetId: null, from: 'suspended', to: 'trading' } },
+      { category: 'operator', action: 'market.resume', actorUserId: 'u-admin', actorRole: 'administrator', subject: 'market M1', outcome: 'ok', code: null, remoteAddress: '10.0.0.1', details: { marketId: 'M1', assetId: null, from: 'suspended', to: 'opening' } },
     ]);
   });
 
-  it('resumes to trading without a schedule', async () => {
-    const r = rig('suspended', null);
-    await r.control.resume(request, 'M1');
-    expect(r.commands).toEqual(['trading']);
-  });
 
   it('refuses suspend of a suspended or closed market and resume of one not suspended, with MARKET_PHASE_CHANGE_NOT_ALLOWED, audited as refused', async () => {
     for (const [phase, action] of [['suspended', 'suspend'], ['closed', 'suspend'], ['trading', 'resume']] as const) {
@@ -84,9 +76,6 @@ describe('MarketPhaseControl', () => {
       engine: { getMarketPhase: () => ({ phase: 'trading', sessionDate: '2026-11-27' }), getPhase: () => 'trading' },
       trading: { setPhase: async () => Promise.reject(new ExchangeError(apiError('SESSION_PHASE_FORBIDS', { phase: 'trading' }))) },
       audit: { record: async (entry) => void refusing.audit.push(entry) },
-      kindOf: () => 'spot',
-      timetables: null,
-      now: () => NOON,
     });
     await expect(refusing.control.setPhase(request, 'M1', 'resume', 'A1')).rejects.toMatchObject({ code: 'SESSION_PHASE_FORBIDS' });
     expect(refusing.audit).toEqual([expect.objectContaining({ subject: 'asset A1', outcome: 'refused', code: 'SESSION_PHASE_FORBIDS', details: { marketId: 'M1', assetId: 'A1', from: 'trading', to: null, phase: 'trading' } })]);
