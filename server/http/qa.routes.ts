@@ -12,7 +12,8 @@ import { parseWith } from './validation.ts';
 
 export const recordingParamsSchema = z.strictObject({ name: recordingNameSchema });
 
-export const DEFAULT_SESSIONS_DIR = fileURLToPath(new URL('../../fixtures/sessions/', import.meta.url));
+/** fixtures/sessions/ of the repository; a function, so that importing the route catalogue in a browser test resolves no file URL. */
+export const defaultSessionsDir = (): string => fileURLToPath(new URL('../../fixtures/sessions/', import.meta.url));
 
 export interface QaRoutesOptions {
   auth: AuthService;
@@ -27,7 +28,7 @@ export interface QaRoutesOptions {
  * role and the administrator; anyone else is 403 FORBIDDEN {scope: 'qa'}.
  */
 export function qaRoutes(options: QaRoutesOptions) {
-  const dir = options.sessionsDir ?? DEFAULT_SESSIONS_DIR;
+  const dir = options.sessionsDir ?? defaultSessionsDir();
   const requireReplay = (user: UserRecord): void => {
     if (!canReplay(user)) throw new ExchangeError(apiError('FORBIDDEN', { scope: 'qa' }));
   };

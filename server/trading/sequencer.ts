@@ -479,7 +479,8 @@ export class Sequencer {
     const written = ready
       .then(() => journal.snapshot(seq, state))
       .then(() => {
-        if (this.lastSnapshot === null || this.lastSnapshot.seq < seq) this.lastSnapshot = { seq, at: this.now() };
+        // The engine's time, not a new reading of the clock: a stepping test clock must see one reading per command.
+        if (this.lastSnapshot === null || this.lastSnapshot.seq < seq) this.lastSnapshot = { seq, at: this.engine.clock };
       })
       .catch((error: unknown) => {
       if (!this.failed) this.onSnapshotError(error as Error);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { auditQuerySchema } from '../../protocol/audit.ts';
+import { recordingParamsSchema } from '../../server/http/qa.routes.ts';
 import { z } from 'zod';
 import {
   addOrderRequestSchema,
@@ -87,6 +88,8 @@ export const routeSchemas: Record<string, RouteSchemas> = {
   'POST /admin/markets/:marketId/suspend': { params: z.strictObject({ marketId: id }) },
   'POST /admin/markets/:marketId/resume': { params: z.strictObject({ marketId: id }) },
   'GET /admin/operator': {},
+  'GET /qa/recordings': {},
+  'GET /qa/recordings/:name': { params: recordingParamsSchema },
   'GET /admin/audit': { query: auditQuerySchema },
   'GET /admin/audit.csv': { query: auditQuerySchema },
   'GET /orders/:orderId/timeline': { params: orderIdParamsSchema },

@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SESSIONS_DIR } from '../../../server/http/qa.routes.ts';
+import { defaultSessionsDir } from '../../../server/http/qa.routes.ts';
 import { parseRecording } from '../../../streams/recording.ts';
 import { startTestServer, type TestServer } from '../../helpers/test-server.ts';
 
@@ -10,7 +10,7 @@ let t: TestServer;
 let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'qa-recordings-'));
-  copyFileSync(join(DEFAULT_SESSIONS_DIR, 'ordinary-trading.jsonl'), join(dir, 'ordinary-trading.jsonl'));
+  copyFileSync(join(defaultSessionsDir(), 'ordinary-trading.jsonl'), join(dir, 'ordinary-trading.jsonl'));
   const good = '{"t":0,"command":"@open","headers":{"url":"ws://x"},"body":"","socket":1}\n';
   writeFileSync(join(dir, 'broken.jsonl'), `${good}{"t":5,"command":"MESSAGE","headers":{},"body":"","socket":0}\n`);
   writeFileSync(join(dir, 'notes.txt'), 'not a recording');
