@@ -136,14 +136,16 @@ export function OrdersTable({ orders, assets, assetId, onAction, label }: Orders
         <CancelAllButton count={rows.length} disabled={!canAct} {...(assetId === undefined ? {} : { assetId })} />
         <OrdersDialogButton {...(assetId === undefined ? {} : { initialFilters: { assetId } })} />
       </div>
-      <DataTable
-        label={label}
-        columns={columns}
-        rows={rows}
-        rowKey={(o) => o.orderId}
-        initialSort={{ columnId: 'updated', direction: 'desc' }}
-        emptyMessage={<FormattedMessage id="orders.empty" />}
-      />
+      <div className="orders-table">
+        <DataTable
+          label={label}
+          columns={columns}
+          rows={rows}
+          rowKey={(o) => o.orderId}
+          initialSort={{ columnId: 'updated', direction: 'desc' }}
+          emptyMessage={<FormattedMessage id="orders.empty" />}
+        />
+      </div>
       <OrderEventsDialog orderId={historyOf} assets={assets} onClose={() => setHistoryOf(null)} />
     </>
   );
