@@ -88,6 +88,9 @@ export const transactionSchema = tradeSchema.extend({
 });
 export type Transaction = z.infer<typeof transactionSchema>;
 
+/** GET /transactions: newest first, and the journal seq the read model stands at (read-your-writes: `?minSeq`). */
+export const transactionListSchema = z.strictObject({ items: z.array(transactionSchema), seq: z.number().int().nonnegative() });
+
 export const marketWatchRowSchema = z.strictObject({
   assetId: z.string(),
   marketId: z.string(),

@@ -40,7 +40,7 @@ import { serverHealthSchema } from '../../protocol/health.ts';
 import { participantChangeSchema, participantListSchema, participantSuspendSchema } from '../../protocol/participants.ts';
 import { participantParamsSchema } from './participants.routes.ts';
 import { operatorSnapshotSchema } from '../../protocol/operator.ts';
-import { bookSnapshotSchema, orderSchema, orderUpdateSchema, transactionSchema } from '../../protocol/market-data.ts';
+import { bookSnapshotSchema, orderSchema, orderUpdateSchema, transactionListSchema } from '../../protocol/market-data.ts';
 import { orderEventsResponseSchema, orderHistoryPageSchema, orderHistoryQuerySchema } from '../../protocol/order-history.ts';
 import { orderTimelineSchema } from '../../protocol/order-timeline.ts';
 import { addOrderRequestSchema, cancelAllRequestSchema, cancelAllResultSchema, modifyOrderRequestSchema, orderIdParamsSchema } from '../../protocol/orders.ts';
@@ -170,7 +170,7 @@ export const routeCatalogue: Record<string, RouteDescription> = {
     tag: 'market-data',
     summary: "Transactions: all, or the user's; `minSeq` waits until they hold that journal seq.",
     query: transactionsQuerySchema,
-    response: z.strictObject({ items: z.array(transactionSchema), seq: z.number().int() }),
+    response: transactionListSchema,
     readsAtSeq: true,
   },
   'GET /books/:assetId': {

@@ -1,11 +1,9 @@
-import { z } from 'zod';
-import { transactionSchema, type Transaction } from '../../protocol/market-data.ts';
+import { transactionListSchema, type Transaction } from '../../protocol/market-data.ts';
 import { createOrdersApi, type OrdersApi } from '../../streams/api.ts';
 import { activeToken } from '../auth/session.ts';
 import { orderReplies } from '../realtime/order-replies.ts';
 import { authedRequest } from './http.ts';
 
-const transactionsResponseSchema = z.strictObject({ items: z.array(transactionSchema) });
 
 export type TransactionScope = 'all' | 'mine';
 
@@ -13,7 +11,7 @@ export type TransactionScope = 'all' | 'mine';
 export function fetchTransactions(scope: TransactionScope, assetId?: string, signal?: AbortSignal): Promise<Transaction[]> {
   const query = new URLSearchParams({ scope });
   if (assetId) query.set('assetId', assetId);
-  return authedRequest(`/transactions?${query.toString()}`, (body) => transactionsResponseSchema.safeParse(body).data?.items ?? null, {
+  return authedRequest(`/transactions?${query.toString()}`, (body) => transactionListSchema.safeParse(body).data?.items ?? null, {
     ...(signal ? { signal } : {}),
   });
 }

@@ -23,8 +23,7 @@ let adminToken: string;
 
 beforeAll(async () => {
   // Trading from an hour ago, closing three hours from now, every day: no scheduled phase change under
-  // the test whatever the hour it runs at, a countdown in the console, and a resume goes back to
-  // trading (the phase the timetable gives now).
+  // the test whatever the hour it runs at, and a countdown in the console.
   const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toLocaleTimeString('en-GB', { timeZone: 'Europe/Bucharest', hour: '2-digit', minute: '2-digit', hour12: false });
   const day = [
     { time: at(-3_600_000), phase: 'trading' as const },
@@ -172,6 +171,42 @@ describe('operator console', () => {
     } finally {
       await admin.context.close();
       await broker.context.close();
+    }
+  });
+
+  it('suspends a broker from the console in Romanian: his resting order is cancelled, a new one refused; reinstated, he trades again', async () => {
+    const broker = await t.login('broker1');
+    const brokerId = (await t.get('/user/info', broker)).body.userId as string;
+    const order = (key: string) => ({ idempotencyKey: `operator-e2e-${key}-${Date.now()}`, assetId: 'GSPOT-DA', way: 'bid', price: 10_000, qty: 30, validityType: 'day', clientCode: 'RO-HIDRO' });
+    const resting = await t.post('/orders', order('resting'), broker);
+    expect(resting.status).toBe(201);
+    const admin = await openSide('admin-ro');
+    try {
+      await signIn(admin.page, t, 'admin', 'ro');
+      await admin.page.goto(appUrl(t, 'ro', 'operator'));
+      await admin.page.getByRole('tab', { name: m('ro', 'operator.tab.participants'), exact: true }).click();
+      await admin.page.getByLabel(m('ro', 'operator.filter.text'), { exact: true }).fill('Andrei');
+      const values = { name: 'Andrei Popescu', id: brokerId };
+      await admin.page.getByRole('button', { name: m('ro', 'operator.participant.suspendOf', values), exact: true }).click();
+      await admin.page.getByLabel(m('ro', 'workflow.reason.label'), { exact: true }).fill('Ordine eronate în serie');
+      await admin.page.getByRole('button', { name: m('ro', 'workflow.reason.continue'), exact: true }).click();
+      await confirm(admin.page, m('ro', 'operator.participant.suspend'));
+      await admin.page.getByRole('button', { name: m('ro', 'operator.participant.reinstateOf', values), exact: true }).waitFor({ timeout: 10_000 });
+      expect(await admin.page.getByRole('status').textContent()).toContain('Andrei Popescu');
+
+      // His resting order is gone and a new one is refused with the code.
+      expect(t.server.sequencer.engine.listOrders().some((o) => String(o.orderId) === String(resting.body.order.orderId))).toBe(false);
+      const refused = await t.post('/orders', order('refused'), broker);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toEqual({ code: 'PARTICIPANT_SUSPENDED', params: { participant: brokerId } });
+
+      await admin.page.getByRole('button', { name: m('ro', 'operator.participant.reinstateOf', values), exact: true }).click();
+      await confirm(admin.page, m('ro', 'operator.participant.reinstate'));
+      await admin.page.getByRole('button', { name: m('ro', 'operator.participant.suspendOf', values), exact: true }).waitFor({ timeout: 10_000 });
+      expect((await t.post('/orders', order('again'), broker)).status).toBe(201);
+      expect(admin.errors).toEqual([]);
+    } finally {
+      await admin.context.close();
     }
   });
 

@@ -4,9 +4,8 @@
  * from its activity, and the user's trades on an asset (REST list plus live ones).
  */
 import { useEffect, useMemo, useState } from 'react';
-import { z } from 'zod';
 import { distinctUntilChanged, map, scan, shareReplay, startWith, type Observable } from 'rxjs';
-import { transactionSchema, type AssetActivity, type Transaction } from '../../../protocol/market-data.ts';
+import { transactionListSchema, type AssetActivity, type Transaction } from '../../../protocol/market-data.ts';
 import type { PhaseUpdate } from '../../../protocol/reference.ts';
 import type { Connection } from '../../../streams/connection.ts';
 import { assetActivity$ } from '../../../streams/market-data.ts';
@@ -103,14 +102,13 @@ export function useIsPast(until: string | null, clock: Observable<number> = cloc
 
 // --- Own trades ----------------------------------------------------------------------------------
 
-const transactionsResponseSchema = z.strictObject({ items: z.array(transactionSchema) });
 
 /** The server's most: a session's own trades on one asset fit (GET /transactions caps `limit` at 1000). */
 export const SESSION_TRADES_LIMIT = 1000;
 
 export function fetchOwnAssetTrades(assetId: string, signal?: AbortSignal): Promise<Transaction[]> {
   const query = new URLSearchParams({ scope: 'mine', assetId, limit: String(SESSION_TRADES_LIMIT) });
-  return authedRequest(`/transactions?${query.toString()}`, (body) => transactionsResponseSchema.safeParse(body).data?.items ?? null, signal ? { signal } : {});
+  return authedRequest(`/transactions?${query.toString()}`, (body) => transactionListSchema.safeParse(body).data?.items ?? null, signal ? { signal } : {});
 }
 
 /** The user's trades on an asset: the server's list, then the live ones (null while loading). */

@@ -70,7 +70,7 @@ describe('transaction row workflow actions', () => {
   });
 
   it('shows the actions on the participant rows only, and none to the administrator', async () => {
-    stubApi({ '/transactions': { body: { items: [mine, others] } }, '/assets': { body: { assets: [asset] } } });
+    stubApi({ '/transactions': { body: { items: [mine, others], seq: 7 } }, '/assets': { body: { assets: [asset] } } });
     currentUser = broker1;
     renderWithDialogs('en', <TransactionsTab />);
     await waitFor(() => expect(rowOf('1001')).toBeTruthy());
@@ -88,7 +88,7 @@ describe('transaction row workflow actions', () => {
 
   it('transfers all of it by default, or a valid part, after a confirmation', async () => {
     const fetchMock = stubApi({
-      '/transactions': { body: { items: [mine] } },
+      '/transactions': { body: { items: [mine], seq: 7 } },
       '/assets': { body: { assets: [asset] } },
       [`POST ${workflowRoutes.transfer}`]: { body: instance('transfer') },
     });
@@ -116,7 +116,7 @@ describe('transaction row workflow actions', () => {
 
   it('asks to confirm a margin activation and shows the refusal in Romanian', async () => {
     const fetchMock = stubApi({
-      '/transactions': { body: { items: [mine] } },
+      '/transactions': { body: { items: [mine], seq: 7 } },
       '/assets': { body: { assets: [asset] } },
       [`POST ${workflowRoutes.marginActivation}`]: { status: 409, body: { error: { code: 'MARGIN_EXPOSURE_ALREADY_ACTIVE', params: { transactionId: '1001' } } } },
     });

@@ -45,7 +45,7 @@ afterEach(() => {
 
 describe('transactions tab', () => {
   it('lists the transactions from the transactions API with the assets’ decimals; sorts, filters by exchange date, pages and exports', async () => {
-    const fetchMock = stubApi({ '/transactions': { body: { items: rows } }, '/assets': { body: { assets: [asset] } } });
+    const fetchMock = stubApi({ '/transactions': { body: { items: rows, seq: 7 } }, '/assets': { body: { assets: [asset] } } });
     renderIn('en', <TransactionsTab />);
     await waitFor(() => expect(tableRows('Transactions')).toHaveLength(2));
     expect(fetchMock.mock.calls.map(([url]) => url)).toContain('/session/api/transactions?scope=mine');
@@ -68,7 +68,7 @@ describe('transactions tab', () => {
   });
 
   it('says when there are none, in Romanian', async () => {
-    stubApi({ '/transactions': { body: { items: [] } }, '/assets': { body: { assets: [asset] } } });
+    stubApi({ '/transactions': { body: { items: [], seq: 7 } }, '/assets': { body: { assets: [asset] } } });
     renderIn('ro', <TransactionsTab />);
     expect(await screen.findByText('Nu există tranzacții de afișat.')).toBeTruthy();
   });
