@@ -192,7 +192,8 @@ describe('operator console', () => {
       await admin.page.getByRole('button', { name: m('ro', 'workflow.reason.continue'), exact: true }).click();
       await confirm(admin.page, m('ro', 'operator.participant.suspend'));
       await admin.page.getByRole('button', { name: m('ro', 'operator.participant.reinstateOf', values), exact: true }).waitFor({ timeout: 10_000 });
-      expect(await admin.page.getByRole('status').textContent()).toContain('Andrei Popescu');
+      // The console says how many orders the suspension cancelled: his one resting order.
+      expect(await admin.page.locator('p.alert-success[role="status"]').textContent()).toBe('Andrei Popescu este suspendat; 1 ordin a fost anulat.');
 
       // His resting order is gone and a new one is refused with the code.
       expect(t.server.sequencer.engine.listOrders().some((o) => String(o.orderId) === String(resting.body.order.orderId))).toBe(false);
