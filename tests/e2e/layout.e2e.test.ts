@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/test-server.ts';
 import { appUrl, newPage, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
-import { screenshot } from './browser.ts';
+import { screenshot, tableProblems } from './browser.ts';
 
 // Traders' screens (issue 11, item 5): the header keeps every link whole and tables never scroll sideways
 // from 1280 to 2560 px, in Romanian (the longer labels) and English, for a broker and the administrator.
@@ -108,23 +108,6 @@ async function barLinks(page: Page): Promise<string[]> {
   );
 }
 
-/** Tables wider than a box they sit in (up to the page's main area), and a page that scrolls sideways. */
-async function tableProblems(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const problems: string[] = [];
-    const main = document.querySelector('main');
-    for (const table of document.querySelectorAll('main table, main [role="table"]')) {
-      const label = table.getAttribute('aria-label') ?? table.className;
-      for (let box = table.parentElement; box; box = box.parentElement) {
-        if (box.scrollWidth > box.clientWidth + 1) problems.push(`table "${label}": ${box.className || box.tagName} ${box.scrollWidth} > ${box.clientWidth}`);
-        if (box === main) break;
-      }
-    }
-    const root = document.documentElement;
-    if (root.scrollWidth > root.clientWidth) problems.push(`the page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
-    return problems;
-  });
-}
 
 async function atWidth(page: Page, width: number): Promise<void> {
   await page.setViewportSize({ width, height: 1000 });

@@ -6,7 +6,7 @@ import { enumLabelKey } from '../../src/i18n/enum-labels.ts';
 import { catalogues, type MessageKey } from '../../src/i18n/messages/index.ts';
 import type { TestServer } from '../helpers/test-server.ts';
 import { appUrl, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
-import { screenshot } from './browser.ts';
+import { screenshot, tableProblems } from './browser.ts';
 
 /**
  * Issue 16's "Done when" for the operator console, in Chromium: the administrator suspends and resumes
@@ -66,24 +66,6 @@ async function confirm(page: Page, label: string): Promise<void> {
 
 function marketRow(page: Page, locale: Locale, marketId: string): Locator {
   return page.getByRole('table', { name: m(locale, 'operator.tab.markets'), exact: true }).locator(`tbody tr[data-row-key="${marketId}"]`);
-}
-
-/** Tables wider than a box they sit in (up to the page's main area), and a page that scrolls sideways (as tests/e2e/layout.e2e.test.ts checks). */
-async function tableProblems(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const problems: string[] = [];
-    const main = document.querySelector('main');
-    for (const table of document.querySelectorAll('main table')) {
-      const label = table.getAttribute('aria-label') ?? table.className;
-      for (let box = table.parentElement; box; box = box.parentElement) {
-        if (box.scrollWidth > box.clientWidth + 1) problems.push(`table "${label}": ${box.className || box.tagName} ${box.scrollWidth} > ${box.clientWidth}`);
-        if (box === main) break;
-      }
-    }
-    const root = document.documentElement;
-    if (root.scrollWidth > root.clientWidth) problems.push(`the page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
-    return problems;
-  });
 }
 
 const GAS_SPOT_EN = 'Gas spot';
