@@ -154,6 +154,12 @@ export function createStompGateway(options: StompGatewayOptions): StompGateway {
     subscriberCount(destination) {
       return registry.count(destination);
     },
+    watched(destination) {
+      return (registry.get(topicKey(destination))?.size ?? 0) > 0;
+    },
+    watchedBy(userId, destination) {
+      return (registry.get(privateKey(userId, destination))?.size ?? 0) > 0;
+    },
     connectionCount() {
       return connections.size;
     },

@@ -99,6 +99,10 @@ export interface StompGateway {
   sendToUser(userId: string, destination: string, body: unknown): void;
   /** Subscriptions to `destination` (for a private queue: across all users). */
   subscriberCount(destination: string): number;
+  /** Whether any connection subscribes to the topic `destination`: a body for nobody need not be built. */
+  watched(destination: string): boolean;
+  /** Whether any connection of `userId` subscribes to its private queue `destination`. */
+  watchedBy(userId: string, destination: string): boolean;
   /** Open WebSocket connections, authenticated or not. */
   connectionCount(): number;
   /** The operator console's gateway figures: running totals since start (cheap to read). */

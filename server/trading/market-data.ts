@@ -230,8 +230,9 @@ export class MarketDataPublisher {
           (finalOrders ??= new Map()).set(event.orderId, event);
           const { assetId } = event.header.product;
           const activity = activityOf[event.kind];
-          if (activity) {
-            gateway.publish(destinations.activity(assetId), {
+          const activityDestination = activity ? destinations.activity(assetId) : null;
+          if (activity && gateway.watched(activityDestination!)) {
+            gateway.publish(activityDestination!, {
               assetId,
               type: activity,
               orderId: String(event.orderId),
@@ -246,12 +247,9 @@ export class MarketDataPublisher {
         }
         case 'trade': {
           const { assetId } = event.product;
-          gateway.publish(destinations.trades(assetId), tradeToWire(event));
-          const parties = new Set([...usersOfClient(event.buyer), ...usersOfClient(event.seller)]);
-          if (parties.size > 0) {
-            const wire = transactionToWire(event);
-            for (const userId of parties) gateway.sendToUser(userId, destinations.myTrades, wire);
-          }
+          const tape = destinations.trades(assetId);
+          if (gateway.watched(tape)) gateway.publish(tape, tradeToWire(event));
+          this.sendToWatching(usersOfClient(event.buyer), usersOfClient(event.seller), destinations.myTrades, () => transactionToWire(event));
           this.lastPrice.set(assetId, event.price);
           this.dirtyWatch.add(assetId);
           break;
@@ -259,11 +257,7 @@ export class MarketDataPublisher {
         case 'offBookTrade': {
           // Off the book: the parties' private queues only (no public tape, no last price).
           const t = event.transaction;
-          const parties = new Set([...usersOfClient(t.buyer), ...usersOfClient(t.seller)]);
-          if (parties.size > 0) {
-            const wire = transactionViewToWire(t);
-            for (const userId of parties) gateway.sendToUser(userId, destinations.myTrades, wire);
-          }
+          this.sendToWatching(usersOfClient(t.buyer), usersOfClient(t.seller), destinations.myTrades, () => transactionViewToWire(t));
           break;
         }
         case 'transactionUpdate':
@@ -293,20 +287,19 @@ export class MarketDataPublisher {
             ...this.nextPhase(event.marketId, event.at),
           } satisfies PhaseUpdate);
           break;
-        case 'stats':
-          gateway.publish(destinations.stats(event.stats.assetId), statsToWire(event.stats, this.now()));
+        case 'stats': {
+          const destination = destinations.stats(event.stats.assetId);
+          if (gateway.watched(destination)) gateway.publish(destination, statsToWire(event.stats, this.now()));
           break;
+        }
         case 'config':
           break;
       }
     }
     if (finalOrders) {
       for (const event of finalOrders.values()) {
-        // The full order is built only for clients someone acts for.
-        const users = usersOfClient(event.header.clientCode);
-        if (users.length === 0) continue;
-        const update = { seq: journalSeq, order: orderToWire(orderViewOf(event)) };
-        for (const userId of users) gateway.sendToUser(userId, destinations.myOrders, update);
+        // The full order is built only when a user acting for the client has the queue open.
+        this.sendToWatching(usersOfClient(event.header.clientCode), [], destinations.myOrders, () => ({ seq: journalSeq, order: orderToWire(orderViewOf(event)) }));
       }
     }
     if (this.conflateMs === 0) this.flush();
@@ -314,6 +307,27 @@ export class MarketDataPublisher {
       this.flushTimer = setTimeout(() => this.flush(), this.conflateMs);
     }
   };
+
+  /**
+   * Sends `body()` to the private queue `destination` of each of the users (both lists, each user
+   * once) who has it open; the body is built once, and not at all when none of them is connected.
+   */
+  private sendToWatching(users: readonly string[], more: readonly string[], destination: string, body: () => unknown): void {
+    const { gateway } = this.options;
+    let built: unknown;
+    let sent: Set<string> | null = null;
+    for (const list of [users, more]) {
+      for (const userId of list) {
+        if (!gateway.watchedBy(userId, destination)) continue;
+        if (sent === null) {
+          sent = new Set();
+          built = body();
+        } else if (sent.has(userId)) continue;
+        sent.add(userId);
+        gateway.sendToUser(userId, destination, built);
+      }
+    }
+  }
 
   /** The market's next scheduled phase after `after` (ms), for the phase payload. */
   private nextPhase(marketId: string, after: number): Pick<PhaseUpdate, 'nextPhase' | 'nextPhaseAt'> {
@@ -369,14 +383,16 @@ export class MarketDataPublisher {
     const info = this.assetInfo.get(assetId);
     if (!info) return;
     const { gateway, usersOfClient } = this.options;
-    gateway.publish(destinations.marketWatch(info.marketId), this.watchRow(assetId));
+    const watch = destinations.marketWatch(info.marketId);
+    if (gateway.watched(watch)) gateway.publish(watch, this.watchRow(assetId));
 
     // Own best bid and ask of the users acting for the clients whose orders changed, over all their clients.
     const dirty = this.dirtyClients.get(assetId);
     if (!dirty) return;
     this.dirtyClients.delete(assetId);
     const users = new Set<string>();
-    for (const clientCode of dirty) for (const userId of usersOfClient(clientCode)) users.add(userId);
+    for (const clientCode of dirty) for (const userId of usersOfClient(clientCode)) if (gateway.watchedBy(userId, destinations.myMarketWatch)) users.add(userId);
+    if (users.size === 0) return;
     const lastUpdate = new Date(this.now()).toISOString();
     for (const userId of users) {
       const { bid, ask } = this.ownPrices.best(assetId, this.options.clientsOfUser(userId));
