@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -144,5 +145,32 @@ describe('Sequencer idempotency retention', () => {
     await expect(fromSnapshot.submit(other, meta)).rejects.toMatchObject(reused);
     expect((await fromSnapshot.submit(add, meta)).orderId).toBe(first.orderId);
     await fromSnapshot.close();
+  });
+
+  it('checks a retry against a SHA-256 digest kept by a snapshot of an older server', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sequencer-legacy-digest-'));
+    dirs.push(dir);
+    const { setup, add } = setupAndFirstAdd();
+    const other = { ...add, qty: (add as { qty: number }).qty * 2 } as UnstampedCommand;
+    const meta = { userId: 'u1', idempotencyKey: 'legacy-1' };
+    const options = { journalDir: dir, now: steppingClock(), tickIntervalMs: 0 };
+    const { sequencer } = await Sequencer.open({ ...options, snapshotEvery: setup.length + 1 });
+    for (const command of setup) await sequencer.submit(command);
+    const first = await sequencer.submit(add, meta);
+    await sequencer.close();
+
+    // The snapshot as a server before the cheaper digest wrote it: SHA-256 of the command's JSON without its time.
+    const file = join(dir, readdirSync(dir).find((name) => name.startsWith('snapshot-'))!);
+    const snapshot = JSON.parse(readFileSync(file, 'utf8')) as { state: { idempotency: Array<[string, unknown, number, string]> } };
+    const entry = snapshot.state.idempotency.find(([key]) => key.endsWith('legacy-1'))!;
+    expect(entry[3]).toMatch(/^c53:/);
+    entry[3] = createHash('sha256').update(JSON.stringify(add)).digest('base64url');
+    writeFileSync(file, JSON.stringify(snapshot));
+
+    const { sequencer: restarted, snapshotSeq } = await Sequencer.open(options);
+    expect(snapshotSeq).toBe(setup.length + 1);
+    expect((await restarted.submit(add, meta)).orderId).toBe(first.orderId);
+    await expect(restarted.submit(other, meta)).rejects.toMatchObject({ code: 'ORDER_IDEMPOTENCY_KEY_REUSED', params: { idempotencyKey: 'legacy-1' } });
+    await restarted.close();
   });
 });
