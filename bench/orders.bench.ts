@@ -12,8 +12,11 @@
  * Prints acknowledged orders/s, p50/p99 acknowledgement latency, the CPU the server and the load
  * processes used per acknowledged order, then one line for scripts.
  *
- * In the same run and with the same load it first measures the floor (bench/floor-server.ts: Fastify
- * and the journal with nothing of the exchange behind them), so the figures read side by side.
+ * In the same run and with the same load it measures the floor (bench/floor-server.ts: Fastify and the
+ * journal with nothing of the exchange behind them), so the figures read side by side. The two take
+ * turns (BENCH_ROUNDS rounds, default 3, each a third of the measured time after its own warm-up,
+ * and each waiting until the other server is idle): a slower spell of this shared machine, which moved
+ * the floor between 6,500 and 9,400 orders/s from one run to the next, then falls on both alike.
  *
  * STOMP mode (`BENCH_TRANSPORT=stomp`, `npm run bench:orders -- --transport=stomp` or `npm run bench:orders:stomp`):
  * the exchange's load comes over STOMP instead: each connection is a STOMP session (CONNECT, SUBSCRIBE to
@@ -22,7 +25,7 @@
  * RECEIPT whose reply was ok; latency from SEND to RECEIPT. The floor stays REST (Fastify + journal), so
  * the ratio reads against the same floor; the last line ends with `transport=stomp`.
  *
- * Environment: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (default 64), BENCH_LOAD_PROCESSES (default 2),
+ * Environment: BENCH_SECONDS (default 10, per server over all rounds), BENCH_ROUNDS (default 3), BENCH_CONCURRENCY (default 64), BENCH_LOAD_PROCESSES (default 2),
  * BENCH_FLOOR=0 (skip the floor), BENCH_FLOOR_HTTP=node (the floor on node:http instead of Fastify), BENCH_CPU_PROF=1 (the servers' CPU profiles to .tmp/prof).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -301,6 +304,8 @@ async function runLoad(): Promise<void> {
 }
 
 interface Measured {
+  /** Acknowledgement latencies, ms, sorted. */
+  latencies: number[];
   acked: number;
   refused: number;
   refusals: Map<string, number>;
@@ -312,12 +317,12 @@ interface Measured {
   elapsed: number;
 }
 
-/** Load processes against `server` for the settings' warm-up and measuring time. */
-async function measure(server: BenchServer, traders: Trader[], settings: { seconds: number; concurrency: number; processCount: number; warmupSeconds: number }, transport: Transport = 'rest'): Promise<Measured> {
+/** Load processes against `server` for the settings' warm-up and measuring time; `round` keeps each round's idempotency keys apart. */
+async function measure(server: BenchServer, traders: Trader[], settings: { seconds: number; concurrency: number; processCount: number; warmupSeconds: number }, transport: Transport, round: number): Promise<Measured> {
   const { seconds, concurrency, processCount, warmupSeconds } = settings;
   const loads: ChildProcess[] = [];
   try {
-    const runId = `${process.pid}-${server.port}`;
+    const runId = `${process.pid}-${server.port}-${round}`;
     const results: Array<Promise<Extract<Report, { type: 'result' }>>> = [];
     const ready: Array<Promise<void>> = [];
     for (let processIndex = 0; processIndex < processCount; processIndex++) {
@@ -356,9 +361,35 @@ async function measure(server: BenchServer, traders: Trader[], settings: { secon
     for (const report of reports) for (const [code, n] of report.refusals) refusals.set(code, (refusals.get(code) ?? 0) + n);
     const latencies = reports.flatMap((report) => Array.from(report.latencies)).sort((a, b) => a - b);
     const loadCpuMs = reports.reduce((sum, report) => sum + report.cpuMs, 0);
-    return { acked, refused, refusals, ackedPerSecond: Math.round(acked / elapsed), p50: percentile(latencies, 50), p99: percentile(latencies, 99), serverCpuMs, loadCpuMs, elapsed };
+    return { latencies, acked, refused, refusals, ackedPerSecond: Math.round(acked / elapsed), p50: percentile(latencies, 50), p99: percentile(latencies, 99), serverCpuMs, loadCpuMs, elapsed };
   } finally {
     for (const child of loads) if (child.exitCode === null) child.kill();
+  }
+}
+
+/** The rounds of one server as one measurement: counts, time and CPU added, latencies pooled. */
+function combined(rounds: Measured[]): Measured {
+  const sum = (field: 'acked' | 'refused' | 'serverCpuMs' | 'loadCpuMs' | 'elapsed') => rounds.reduce((total, round) => total + round[field], 0);
+  const refusals = new Map<string, number>();
+  for (const round of rounds) for (const [code, n] of round.refusals) refusals.set(code, (refusals.get(code) ?? 0) + n);
+  const latencies = rounds.flatMap((round) => round.latencies).sort((a, b) => a - b);
+  const acked = sum('acked');
+  const elapsed = sum('elapsed');
+  return { latencies, acked, refused: sum('refused'), refusals, ackedPerSecond: Math.round(acked / elapsed), p50: percentile(latencies, 50), p99: percentile(latencies, 99), serverCpuMs: sum('serverCpuMs'), loadCpuMs: sum('loadCpuMs'), elapsed };
+}
+
+/**
+ * Waits until the server process is idle (under 5 % of a core over 200 ms, at most 30 s): the exchange
+ * writes its read models behind the acknowledgements, and that backlog must not run into the next
+ * round, where it would take CPU from the other server.
+ */
+async function quiet(server: BenchServer): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const before = server.cpuMs();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const used = server.cpuMs() - before;
+    if (!(used >= 10) || Date.now() > deadline) return;
   }
 }
 
@@ -405,32 +436,44 @@ async function runBench(): Promise<void> {
   };
   settings.processCount = Math.max(1, Math.min(settings.concurrency, Number(process.env.BENCH_LOAD_PROCESSES ?? 2)));
   console.log(
-    `concurrency ${settings.concurrency} over ${settings.processCount} load process(es)${transport === 'stomp' ? ' (the exchange over STOMP sessions, the floor over REST)' : ''}, ${settings.seconds} s measured after ${settings.warmupSeconds} s warm-up; each server in its own process, journal fdatasync per group commit`,
+    `concurrency ${settings.concurrency} over ${settings.processCount} load process(es)${transport === 'stomp' ? ' (the exchange over STOMP sessions, the floor over REST)' : ''}, ${settings.seconds} s measured per server in ${Number(process.env.BENCH_ROUNDS ?? 3)} alternating rounds, each after a ${settings.warmupSeconds} s warm-up; each server in its own process, journal fdatasync per group commit`,
   );
 
-  // The floor first, with the same load: Fastify and the journal alone (bench/floor-server.ts).
-  let floorMeasured: Measured | null = null;
-  if (process.env.BENCH_FLOOR !== '0') {
-    const floor = await startBenchServer('orders-floor', 1, { script: 'bench/floor-server.ts', ready: 'Floor running' });
-    try {
-      floorMeasured = await measure(floor, [{ token: 'none', clients: ['RO-HIDRO'] }], settings);
-      report(`floor (${process.env.BENCH_FLOOR_HTTP === 'node' ? 'node:http' : 'Fastify'} + journal, no exchange)`, floorMeasured);
-    } finally {
-      await floor.stop();
-    }
-  }
-
-  const server = await startBenchServer('orders', 4);
+  // The floor (bench/floor-server.ts: Fastify and the journal alone) and the exchange take turns under
+  // the same load, BENCH_ROUNDS times (default 3) each, so that a slower spell of the machine falls on both.
+  const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+  const roundSettings = { ...settings, seconds: settings.seconds / rounds };
+  const withFloor = process.env.BENCH_FLOOR !== '0';
+  const floor = withFloor ? await startBenchServer('orders-floor', 1, { script: 'bench/floor-server.ts', ready: 'Floor running' }) : null;
   try {
-    const traders: Trader[] = [
-      { token: await server.signIn('broker1'), clients: ['RO-HIDRO', 'RO-GAZEST'] },
-      { token: await server.signIn('broker2'), clients: ['RO-TERMO'] },
-    ];
-    const measured = await measure(server, traders, settings, transport);
-    report(`exchange (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'} read models${transport === 'stomp' ? ', orders over STOMP' : ''})`, measured);
-    console.log(summaryLine(measured, floorMeasured, transport));
+    const server = await startBenchServer('orders', 4);
+    try {
+      const traders: Trader[] = [
+        { token: await server.signIn('broker1'), clients: ['RO-HIDRO', 'RO-GAZEST'] },
+        { token: await server.signIn('broker2'), clients: ['RO-TERMO'] },
+      ];
+      const floorRounds: Measured[] = [];
+      const exchangeRounds: Measured[] = [];
+      for (let round = 0; round < rounds; round++) {
+        if (floor) {
+          await quiet(server);
+          floorRounds.push(await measure(floor, [{ token: 'none', clients: ['RO-HIDRO'] }], roundSettings, 'rest', round));
+          await quiet(floor);
+        }
+        exchangeRounds.push(await measure(server, traders, roundSettings, transport, round));
+      }
+      const floorMeasured = floor ? combined(floorRounds) : null;
+      if (floorMeasured) report(`floor (${process.env.BENCH_FLOOR_HTTP === 'node' ? 'node:http' : 'Fastify'} + journal, no exchange)`, floorMeasured);
+      const measured = combined(exchangeRounds);
+      const perRound = (label: string, parts: Measured[]) => `${label} ${parts.map((part) => part.ackedPerSecond).join(' / ')}`;
+      console.log(`rounds (orders/s): ${[...(floor ? [perRound('floor', floorRounds)] : []), perRound('exchange', exchangeRounds)].join('; ')}`);
+      report(`exchange (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'} read models${transport === 'stomp' ? ', orders over STOMP' : ''})`, measured);
+      console.log(summaryLine(measured, floorMeasured, transport));
+    } finally {
+      await server.stop();
+    }
   } finally {
-    await server.stop();
+    await floor?.stop();
   }
 }
 
