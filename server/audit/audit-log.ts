@@ -36,20 +36,92 @@ function toEntry(row: AuditRow): AuditEntry {
 /** Rows read per query when a whole trail is exported (GET /admin/audit.csv). */
 const EXPORT_CHUNK = 500;
 
+/** The first retry of an entry the store refused waits this long; each further one twice as long, up to AUDIT_RETRY_MAX_MS. */
+export const AUDIT_RETRY_FIRST_MS = 250;
+export const AUDIT_RETRY_MAX_MS = 5_000;
+
 /** The audit trail in the store (migration 013): append-only, read newest first. */
 export class AuditLog implements AuditRecorder {
   private readonly coalescing: CoalescingRecorder;
+  /** Entries the store did not take yet, oldest first, each with the time it happened. */
+  private readonly backlog: Array<{ entry: AuditRecord; at: string }> = [];
+  private retryTimer: NodeJS.Timeout | null = null;
+  private failures = 0;
+  private stopped = false;
+  private drained: { promise: Promise<void>; resolve: () => void } | null = null;
 
   constructor(
     private readonly db: Queryable,
     private readonly now: () => number = Date.now,
     limits?: CoalescingLimits,
+    private readonly onWriteError: (error: Error, waiting: number) => void = (error, waiting) =>
+      console.error(`Audit trail not written (${waiting} entries waiting, retried): ${error.message}`),
   ) {
     this.coalescing = new CoalescingRecorder((entry) => this.record(entry), now, limits);
   }
 
+  /**
+   * Stores the entry, stamped with the time it happened. When the store refuses it (the database is
+   * away), the entry waits in memory and is written, in order, by retries with backoff: the action it
+   * records has happened, so its answer stands (an operator told 500 would repeat it), and the trail
+   * loses nothing while the process lives. Resolves once the entry is stored or waiting.
+   */
   async record(entry: AuditRecord): Promise<void> {
-    await insertAudit(this.db, entry, entry.at ?? new Date(this.now()).toISOString());
+    const at = entry.at ?? new Date(this.now()).toISOString();
+    if (this.backlog.length === 0) {
+      try {
+        await insertAudit(this.db, entry, at);
+        return;
+      } catch (error) {
+        this.failures++;
+        this.onWriteError(error as Error, 1);
+      }
+    }
+    this.backlog.push({ entry, at });
+    this.scheduleRetry();
+  }
+
+  /** Entries waiting for the store. */
+  get waiting(): number {
+    return this.backlog.length;
+  }
+
+  /** Resolves once no entry is waiting for the store. */
+  async written(): Promise<void> {
+    if (this.backlog.length === 0) return;
+    if (!this.drained) {
+      let resolve!: () => void;
+      this.drained = { promise: new Promise<void>((done) => (resolve = done)), resolve };
+    }
+    await this.drained.promise;
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer !== null || this.stopped) return;
+    const delay = Math.min(AUDIT_RETRY_MAX_MS, AUDIT_RETRY_FIRST_MS * 2 ** Math.max(0, this.failures - 1));
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      void this.writeBacklog();
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  private async writeBacklog(): Promise<void> {
+    while (this.backlog.length > 0) {
+      const { entry, at } = this.backlog[0]!;
+      try {
+        await insertAudit(this.db, entry, at);
+      } catch (error) {
+        this.failures++;
+        this.onWriteError(error as Error, this.backlog.length);
+        this.scheduleRetry();
+        return;
+      }
+      this.backlog.shift();
+    }
+    this.failures = 0;
+    this.drained?.resolve();
+    this.drained = null;
   }
 
   /**
@@ -71,10 +143,14 @@ export class AuditLog implements AuditRecorder {
     await this.coalescing.idle();
   }
 
-  /** Flushes and stops the minute timer. */
+  /** Flushes, stops the minute timer, and tries once more to write what waits for the store. */
   async close(): Promise<void> {
     this.coalescing.stop();
     await this.coalescing.flush();
+    this.stopped = true;
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    await this.writeBacklog();
   }
 
   /**

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../../protocol/audit.ts';
 import { auditQuerySchema } from '../../../protocol/audit.ts';
 import { AuditLog } from '../../../server/audit/audit-log.ts';
+import { audited } from '../../../server/audit/audit-of.ts';
 import { openStore, type Store } from '../../../server/store/store.ts';
 import { testDatabases, type TestDatabase } from '../../helpers/test-databases.ts';
 
@@ -83,5 +84,42 @@ describe.each(testDatabases)('AuditLog on $name', (database: TestDatabase) => {
     const page = await query({ action: 'access.forbidden' });
     expect(page.items).toMatchObject([{ subject: 'GET /admin/audit', details: { scope: 'admin', count: 1 }, at: '2026-11-25T10:00:00.000Z' }]);
     await noted.close();
+  });
+});
+
+describe('AuditLog while the store is away', () => {
+  it('answers at once, keeps the entries and writes them in order with their own times once the store is back', async () => {
+    const store = await openStore({});
+    try {
+      let away = true;
+      const refusals: number[] = [];
+      // The store refuses every insert until it is back; reads go through.
+      const flaky = {
+        query: <Row,>(sql: string, params?: unknown[]) => (away && sql.startsWith('insert') ? Promise.reject(new Error('database away')) : store.db.query<Row>(sql, params)),
+      };
+      let clock = Date.parse('2026-11-28T09:00:00Z');
+      const log = new AuditLog(flaky, () => clock, undefined, (_error, waiting) => refusals.push(waiting));
+      const actor = { actorUserId: 'admin', actorRole: 'administrator', remoteAddress: '127.0.0.1' };
+      // The action happened: its answer stands although its entry cannot be written yet.
+      expect(await audited(log, actor, { action: 'market.suspend', subject: 'market GAS-FWD' }, async () => 'suspended')).toBe('suspended');
+      clock += 60_000;
+      await log.record({ ...base, action: 'market.resume' });
+      expect(log.waiting).toBe(2);
+      expect(refusals[0]).toBe(1);
+      expect((await log.query(auditQuerySchema.parse({}))).total).toBe(0);
+
+      away = false;
+      await log.written();
+      expect(log.waiting).toBe(0);
+      const { items } = await log.query(auditQuerySchema.parse({}));
+      // Newest first, each at the time it happened, not when the store took it.
+      expect(items.map((item) => [item.action, item.at])).toEqual([
+        ['market.resume', '2026-11-28T09:01:00.000Z'],
+        ['market.suspend', '2026-11-28T09:00:00.000Z'],
+      ]);
+      await log.close();
+    } finally {
+      await store.close();
+    }
   });
 });
