@@ -221,7 +221,7 @@ function ReplayBench({ opened }: { opened: Opened }) {
         <FramesPanel frames={snapshot.frames} />
         {realtime && (
           <RealtimeScope value={realtime}>
-            <ReplayViews key={snapshot.run} assetId={assetId} marketId={marketId} />
+            <ReplayViews key={snapshot.run} assetId={assetId} marketId={marketId} serverTime={snapshot.serverTime} />
           </RealtimeScope>
         )}
       </div>

@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useIntl } from 'react-intl';
+import { BehaviorSubject } from 'rxjs';
 import { joinOwnBest, MarketWatch } from '../trading/MarketWatch.tsx';
 import { OrderBook, type BookAsset } from '../trading/OrderBook.tsx';
 import { OrdersTable } from '../trading/OrdersTable.tsx';
@@ -19,9 +20,16 @@ function PlainAssetLink({ children }: { children: ReactNode }) {
 /**
  * The real views the recording's destinations drive, reading the replayed session as they read a live
  * one (RealtimeScope): the order book, the user's orders, the market watch and the session phase.
+ * Their clock is the recording's (`serverTime`): a stale book's age and the next phase's countdown
+ * read the same at the same frame whenever the file is replayed.
  */
-export function ReplayViews({ assetId, marketId }: { assetId: string; marketId: string }) {
+export function ReplayViews({ assetId, marketId, serverTime }: { assetId: string; marketId: string; serverTime: number | null }) {
   const intl = useIntl();
+  // Made with the first time (the countdown's first text), then moved with each frame.
+  const [clock] = useState(() => new BehaviorSubject(serverTime ?? 0));
+  useEffect(() => {
+    if (serverTime !== null) clock.next(serverTime);
+  }, [clock, serverTime]);
   const book = useBook(assetId);
   const ownOrders = useMyOrders();
   const open = useMyOpenOrders();
@@ -33,8 +41,8 @@ export function ReplayViews({ assetId, marketId }: { assetId: string; marketId: 
     <>
       <section className="card qa-book" aria-label={intl.formatMessage({ id: 'qa.views.book' }, { assetId })} data-testid="qa-book">
         <h2>{intl.formatMessage({ id: 'qa.views.book' }, { assetId })}</h2>
-        {asset && <PhaseWidget asset={asset} />}
-        <OrderBook book={book} asset={asset ?? fallbackAsset} ownOrders={ownOrders} maxHeight={320} />
+        {asset && <PhaseWidget asset={asset} clock={serverTime === null ? undefined : clock} />}
+        <OrderBook book={book} asset={asset ?? fallbackAsset} ownOrders={ownOrders} maxHeight={320} {...(serverTime === null ? {} : { now: serverTime })} />
       </section>
       <section className="card qa-orders">
         <h2>{intl.formatMessage({ id: 'qa.views.orders' })}</h2>

@@ -46,6 +46,11 @@ export interface ReplaySnapshot {
   t: number;
   /** Recording time of the last frame, ms. */
   duration: number;
+  /**
+   * The server's time at `t` as the recording tells it (serverTimeBase + t), null when no frame says:
+   * the replayed views' ages and countdowns read it, so a replay shows the same screens whenever it runs.
+   */
+  serverTime: number | null;
   speed: ReplaySpeed;
   paused: boolean;
   done: boolean;
@@ -84,6 +89,25 @@ export interface ReplayControllerOptions {
   loadReference?: () => Promise<ReferenceData>;
 }
 
+/**
+ * The server's clock at recording time 0: from the first message the server sent with a time (`at`, an
+ * ISO instant, which book snapshots and deltas, phases and statistics carry), less that frame's
+ * recording time. The network's delay makes it a little late, the same for every replay of the file.
+ */
+export function serverTimeBase(frames: readonly RecordedFrame[]): number | null {
+  for (const frame of frames) {
+    if (frame.command !== 'MESSAGE' || !frame.body.includes('"at"')) continue;
+    try {
+      const body = JSON.parse(frame.body) as { at?: unknown };
+      const at = typeof body.at === 'string' ? Date.parse(body.at) : Number.NaN;
+      if (Number.isFinite(at)) return at - frame.t;
+    } catch {
+      // not JSON: the next frame may say
+    }
+  }
+  return null;
+}
+
 let playerCount = 0;
 
 export class ReplayController {
@@ -98,6 +122,8 @@ export class ReplayController {
   private lastFrameDump: Checkpoint | null = null;
   readonly target: DumpConfig;
   readonly duration: number;
+  /** The server's epoch ms at recording time 0 (see serverTimeBase), null when no frame carries a time. */
+  readonly serverTimeBase: number | null;
 
   constructor(
     readonly frames: readonly RecordedFrame[],
@@ -107,6 +133,7 @@ export class ReplayController {
     if (!target) throw new Error('recording without a book subscription');
     this.target = target;
     this.duration = frames.at(-1)?.t ?? 0;
+    this.serverTimeBase = serverTimeBase(frames);
     this.snapshot = this.makeSnapshot(null);
   }
 
@@ -130,6 +157,7 @@ export class ReplayController {
       length: run?.player.length ?? 0,
       t: this.passed.at(-1)?.t ?? 0,
       duration: this.duration,
+      serverTime: this.serverTimeBase === null ? null : this.serverTimeBase + (this.passed.at(-1)?.t ?? 0),
       speed: this.speed,
       paused: run?.player.paused ?? true,
       done: finalDump !== null,

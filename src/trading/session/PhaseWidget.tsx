@@ -97,12 +97,13 @@ export function usePhaseInfo(session: SessionActorRef, marketId: string, assetId
   return useSelector(actor, selectInfo, sameInfo);
 }
 
-function LivePhaseWidget({ session, asset }: { session: SessionActorRef; asset: AssetSpecification }) {
-  return <PhaseWidgetView info={usePhaseInfo(session, asset.marketId, asset.id)} />;
+function LivePhaseWidget({ session, asset, clock }: { session: SessionActorRef; asset: AssetSpecification; clock?: Observable<number> | undefined }) {
+  return <PhaseWidgetView info={usePhaseInfo(session, asset.marketId, asset.id)} {...(clock ? { clock } : {})} />;
 }
 
-export function PhaseWidget({ asset }: { asset: AssetSpecification }) {
+/** `clock`: the countdown's time (the QA player's recording clock); the wall clock otherwise. */
+export function PhaseWidget({ asset, clock }: { asset: AssetSpecification; clock?: Observable<number> | undefined }) {
   const realtime = useRealtime();
   if (!realtime) return <PhaseWidgetView info={noPhaseInfo} />;
-  return <LivePhaseWidget key={asset.id} session={realtime.session} asset={asset} />;
+  return <LivePhaseWidget key={asset.id} session={realtime.session} asset={asset} clock={clock} />;
 }

@@ -11,13 +11,19 @@ import { WithIntl } from '../components/intl.tsx';
 // jsdom's URL is not node's: the fixtures' folder from the working directory (the repository).
 const SESSIONS_DIR = `${process.cwd()}/fixtures/sessions/`;
 const ordinary = readFileSync(`${SESSIONS_DIR}ordinary-trading.jsonl`, 'utf8');
+const reconnect = readFileSync(`${SESSIONS_DIR}reconnect-gap-resync.jsonl`, 'utf8');
 const expected = JSON.parse(readFileSync(`${SESSIONS_DIR}ordinary-trading.expected.json`, 'utf8')) as SessionExpectations;
 
 function respond(path: string): Response {
   if (path.endsWith('/qa/recordings')) {
-    return new Response(JSON.stringify({ recordings: [{ name: 'ordinary-trading', sizeBytes: ordinary.length }] }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    const recordings = [
+      { name: 'ordinary-trading', sizeBytes: ordinary.length },
+      { name: 'reconnect-gap-resync', sizeBytes: reconnect.length },
+    ];
+    return new Response(JSON.stringify({ recordings }), { status: 200, headers: { 'Content-Type': 'application/json' } });
   }
   if (path.endsWith('/qa/recordings/ordinary-trading')) return new Response(ordinary, { status: 200, headers: { 'Content-Type': 'application/x-ndjson' } });
+  if (path.endsWith('/qa/recordings/reconnect-gap-resync')) return new Response(reconnect, { status: 200, headers: { 'Content-Type': 'application/x-ndjson' } });
   return new Response(JSON.stringify({ error: { code: 'NOT_FOUND', params: { path } } }), { status: 404, headers: { 'Content-Type': 'application/json' } });
 }
 
@@ -73,6 +79,28 @@ describe('the QA player', () => {
     await waitFor(() => expect(machine('market-phase')).toBe('trading'));
     expect(machine('book')).toContain('seq 0');
     expect(document.querySelector('[data-replay-done="false"]')).toBeTruthy();
+  });
+
+  it('shows a stale book’s age on the recording’s clock: the same whenever the file is replayed', async () => {
+    // The recording is days old: an age read from the wall clock would be hundreds of thousands of seconds.
+    expect(Date.now() - Date.parse('2026-11-27T00:00:00Z')).toBeGreaterThan(0);
+    {
+      renderPage();
+      const select = await screen.findByRole('combobox', { name: 'Recorded sessions' });
+      await screen.findByRole('option', { name: /reconnect-gap-resync/ });
+      fireEvent.change(select, { target: { value: 'reconnect-gap-resync' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Open' }));
+      await screen.findByText(/Playing reconnect-gap-resync/);
+      // Step to the dropped socket (its @close at 2.2 s): the book goes stale there.
+      for (let step = 0; step < 60 && !document.querySelector('.badge-stale')?.textContent?.startsWith('Stale'); step++) {
+        const position = document.querySelector('.qa-status')!.getAttribute('data-position');
+        fireEvent.click(screen.getByRole('button', { name: 'Next frame' }));
+        await waitFor(() => expect(document.querySelector('.qa-status')!.getAttribute('data-position')).not.toBe(position));
+      }
+      const badge = document.querySelector('.badge-stale');
+      expect(badge?.textContent).toMatch(/^Stale: last update \d+ seconds? ago$/);
+      expect(Number(/\d+/.exec(badge!.textContent!)![0])).toBeLessThan(10);
+    }
   });
 
   it('plays at maximum speed to the end: the final dump is the headless replay’s (expected.json’s last step)', async () => {
