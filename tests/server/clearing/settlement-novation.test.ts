@@ -114,6 +114,7 @@ describe.each(testDatabases)('a transaction novated after a settlement carried i
     const again = await runner.run('EL-FWD', D1);
     expect(again.resultHash).toBe(first.resultHash);
     expect(await settlement.dumpTables()).toBe(before);
+    expect(await positions(D1)).toEqual([[A, Y, 60], [A, X, 70], [B, Y, -60], [B, X, -70]]);
   });
 
   it('counts the position the run carried out of D1 once the run is done', async () => {
