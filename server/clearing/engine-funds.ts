@@ -3,6 +3,7 @@ import { formatDecimal } from '../../protocol/decimal.ts';
 import type { ClientConfig, EngineEvent } from '../engine/types.ts';
 import type { ClearingTerms, ClientTrade, CollateralRepository, RestrictionRecord } from '../store/collateral.repository.ts';
 import type { AssetRecord, Client } from '../store/reference.repository.ts';
+import { SettlementRepository } from '../store/settlement.repository.ts';
 import type { Store } from '../store/store.ts';
 import { assetConfigOf, clientConfigOf } from '../trading/engine-setup.ts';
 import type { Sequencer } from '../trading/sequencer.ts';
@@ -89,7 +90,7 @@ export class EngineFunds {
   async figures(clientCode: string): Promise<MarginFigures> {
     const repo = this.options.repository;
     const today = this.today();
-    const [warrantyLimit, managed, carried, marks, unpaidAmount, termsList, assets, settledThrough] = await Promise.all([
+    const [warrantyLimit, managed, carried, marks, unpaidAmount, termsList, assets, settledThrough, novated] = await Promise.all([
       repo.clearingLimit(clientCode, today),
       repo.clientsWithWarranties().then((clients) => clients.has(clientCode)),
       repo.carriedPositions(clientCode, today),
@@ -98,6 +99,7 @@ export class EngineFunds {
       repo.terms(),
       this.options.store.reference.assets(),
       repo.settledThrough(),
+      new SettlementRepository(this.options.store.db).novatedAfterSettlement(null, clientCode),
     ]);
     const assetById = new Map(assets.map((asset) => [asset.id, asset]));
     const termsById = new Map(termsList.map((terms) => [terms.assetId, terms]));
@@ -139,7 +141,11 @@ export class EngineFunds {
       };
       if (terms.forward) {
         // One position per forward: the settled one plus the earlier sessions' unsettled trades.
-        const carriedQty = (held?.qty ?? 0) + prior.reduce((sum, trade) => sum + signed(trade), 0);
+        // A transaction the held position carried, novated since: its children are unsettled trades here, so it leaves the carried position.
+        const leftToChildren = novated
+          .filter(({ transaction, childrenDate }) => transaction.assetId === assetId && held !== undefined && held.sessionDate >= transaction.txDate && childrenDate > held.sessionDate)
+          .reduce((sum, { transaction }) => sum + (transaction.buyer === clientCode ? transaction.qty : 0) - (transaction.seller === clientCode ? transaction.qty : 0), 0);
+        const carriedQty = (held?.qty ?? 0) - leftToChildren + prior.reduce((sum, trade) => sum + signed(trade), 0);
         const positionDate = prior.at(-1)?.txDate ?? held?.sessionDate ?? sessionDate;
         positions.push({ ...base, carriedQty, stage: stageOf(terms, positionDate, today), trades: current.map(toOpen), priorTrades: prior.map(toOpen) });
       } else {

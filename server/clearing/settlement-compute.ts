@@ -52,6 +52,14 @@ export interface SettlementInput {
   trades: readonly SettlementTrade[];
   /** Positions carried into the session on the market's forward assets. */
   openingPositions: ReadonlyArray<{ clientCode: string; assetId: string; qty: number }>;
+  /**
+   * Forward transactions an earlier run carried and that were novated (transferred to the central
+   * counterparty) in this session, each as its reverse (buyer and seller swapped, at its own price):
+   * they take the transaction out of the opening position, whose children are today's trades. They
+   * move the position and the variation margin only: no fee, no batch row, no report (docs/clearing.md
+   * "Unwinding a transaction novated after a settlement").
+   */
+  unwinds?: readonly SettlementTrade[];
 }
 
 export type ObligationRow = Omit<PaymentObligation, 'clientName' | 'settledAt' | 'settledBy' | 'status'>;
@@ -118,6 +126,8 @@ interface Line {
   sold: bigint;
   /** Σ over today's trades of ±qty·(DSP − trade price): + for buys, − for sells. */
   tradeMark: bigint;
+  /** The part of bought + sold that unwinds: in the quantities, so opening + bought − sold = closing, but charged no fee. */
+  unwound: bigint;
   /** − Σ ceil(buy value) + Σ floor(sell value), spot only. */
   delivery: bigint;
 }
@@ -129,7 +139,7 @@ export function computeSettlement(input: SettlementInput): SettlementResult {
     let byAsset = lines.get(clientCode);
     if (!byAsset) lines.set(clientCode, (byAsset = new Map()));
     let line = byAsset.get(asset.assetId);
-    if (!line) byAsset.set(asset.assetId, (line = { asset, opening: 0n, bought: 0n, sold: 0n, tradeMark: 0n, delivery: 0n }));
+    if (!line) byAsset.set(asset.assetId, (line = { asset, opening: 0n, bought: 0n, sold: 0n, tradeMark: 0n, unwound: 0n, delivery: 0n }));
     return line;
   };
   for (const position of input.openingPositions) {
@@ -155,6 +165,23 @@ export function computeSettlement(input: SettlementInput): SettlementResult {
       dueDate: input.dueDate,
     });
   };
+  // An unwind reverses a carried forward transaction to its own price (its children are marked from there): position and variation only.
+  for (const unwind of input.unwinds ?? []) {
+    const asset = assets.get(unwind.assetId);
+    if (!asset?.forward) continue;
+    const qty = BigInt(unwind.qty);
+    const buy = lineOf(unwind.buyer, asset);
+    const sell = lineOf(unwind.seller, asset);
+    buy.bought += qty;
+    buy.unwound += qty;
+    sell.sold += qty;
+    sell.unwound += qty;
+    if (asset.price !== null && unwind.marginsExposureActive !== false) {
+      const mark = qty * (BigInt(asset.price) - BigInt(unwind.price));
+      buy.tradeMark += mark;
+      sell.tradeMark -= mark;
+    }
+  }
   const batchId = settlementId('CB', input.marketId, input.sessionDate);
   const trades = [...input.trades].sort((a, b) => Number(BigInt(a.transactionId) - BigInt(b.transactionId)));
   for (const trade of trades) {
@@ -219,7 +246,7 @@ export function computeSettlement(input: SettlementInput): SettlementResult {
         lineMargin = amountFloor(carried + line.tradeMark, asset);
         positions.push({ clientCode, assetId, qty: safe(closing) });
       }
-      const fee = ceilDiv((line.bought + line.sold) * asset.feePerUnit, 10n ** BigInt(asset.quantityDecimals));
+      const fee = ceilDiv((line.bought + line.sold - line.unwound) * asset.feePerUnit, 10n ** BigInt(asset.quantityDecimals));
       variationMargin += lineMargin;
       deliveryValue += line.delivery;
       exchangeFee += fee;

@@ -78,6 +78,21 @@ export class SettlementRunner {
       const assetIds = assets.map((asset) => asset.id);
       const forwardIds = settlementAssets.filter((asset) => asset.forward).map((asset) => asset.assetId);
       const trades = await settlement.sessionTrades(assetIds, sessionDate);
+      // A forward transaction an earlier run carried and novated during this session: its children are today's trades, so the opening position gives it back.
+      // Read from stored rows this run does not write, so a rerun or a resumed run unwinds the same.
+      const novated = forwardIds.length === 0 ? [] : await settlement.novatedAfterSettlement(forwardIds, null);
+      const unwinds = novated
+        .filter(({ transaction, childrenDate }) => childrenDate === sessionDate && transaction.txDate < sessionDate)
+        .map(({ transaction }) => ({
+          transactionId: transaction.transactionId,
+          assetId: transaction.assetId,
+          buyer: transaction.seller,
+          seller: transaction.buyer,
+          price: transaction.price,
+          qty: transaction.qty,
+          noCnt: transaction.noCnt,
+          marginsExposureActive: transaction.marginsExposureActive,
+        }));
       const result = computeSettlement({
         settlementRunId: runId,
         marketId,
@@ -89,6 +104,7 @@ export class SettlementRunner {
         clients: await settlement.clientIdentities(),
         trades: trades.map((trade) => ({ transactionId: trade.transactionId, assetId: trade.assetId, buyer: trade.buyer, seller: trade.seller, price: trade.price, qty: trade.qty, noCnt: trade.noCnt, marginsExposureActive: trade.marginsExposureActive })),
         openingPositions: await settlement.openingPositions(forwardIds, sessionDate),
+        unwinds,
       });
       step('computed');
       await settlement.writeRun(result, { id: runId, at: new Date(this.options.now()).toISOString(), step });

@@ -419,6 +419,27 @@ export class SettlementRepository implements DocumentSource {
     return rows.map((row) => row.data);
   }
 
+  /**
+   * Superseded transactions a settlement carried, with the session date their children were booked on:
+   * the run of the transaction's own session completed before its novation, so settlement_positions
+   * hold its quantity while the children count as trades of a later session. `assetIds` null: every
+   * asset; `clientCode` null: every client.
+   */
+  async novatedAfterSettlement(assetIds: readonly string[] | null, clientCode: string | null): Promise<Array<{ transaction: Transaction; childrenDate: string }>> {
+    const rows = await this.db.query<{ data: Transaction; children_date: string }>(
+      `select t.data, c.children_date from transactions t
+         join assets a on a.id = t.asset_id
+         join settlement_runs r on r.market_id = a.market_id and r.session_date = t.data->>'txDate' and r.status = 'completed'
+         join lateral (select min(k.data->>'txDate') as children_date, min(k.ts) as novated_at from transactions k
+                        where k.data->>'parentTransactionId' = t.transaction_id::text) c on true
+        where t.data->>'status' = 'superseded' and ($1::text[] is null or t.asset_id = any($1::text[])) and ($2::text is null or t.buyer = $2 or t.seller = $2)
+          and c.children_date > t.data->>'txDate' and r.completed_at <= c.novated_at
+        order by t.transaction_id`,
+      [assetIds, clientCode],
+    );
+    return rows.map((row) => ({ transaction: row.data, childrenDate: row.children_date }));
+  }
+
   // ---- obligations and payments ----------------------------------------------------------------
 
   async obligation(id: string): Promise<PaymentObligation | null> {

@@ -127,3 +127,61 @@ describe('settlement: margin exposure per transaction', () => {
     expect(amounts(inactive)).toEqual(amounts(computeSettlement(spot)));
   });
 });
+
+// docs/clearing.md "Unwinding a transaction novated after a settlement": T (A buys 10.0 MWh from B at
+// 400.00) was carried out of D0 at 405.00; on D1 6.0 MWh go to the CCP asset and 4.0 MWh stay as a split.
+describe('settlement: a transaction novated after a settlement carried it', () => {
+  const X = 'EFWD-M-2027-01-BASE';
+  const Y = 'ECCP-M-2027-01';
+  const A = 'RO-HIDRO';
+  const B = 'RO-TERMO';
+  const novated: SettlementInput = {
+    ...base,
+    settlementRunId: 'SR-EL-FWD-2026-11-25',
+    marketId: 'EL-FWD',
+    assets: [
+      { assetId: X, assetName: 'EFWD', priceDecimals: 2, quantityDecimals: 1, forward: true, feePerUnit: 10n, price: 41_000, previousPrice: 40_500 },
+      { assetId: Y, assetName: 'ECCP', priceDecimals: 2, quantityDecimals: 1, forward: true, feePerUnit: 10n, price: 41_200, previousPrice: null },
+    ],
+    trades: [
+      { transactionId: '11', assetId: Y, buyer: A, seller: B, price: 40_000, qty: 60, noCnt: 60 },
+      { transactionId: '12', assetId: X, buyer: A, seller: B, price: 40_000, qty: 40, noCnt: 40 },
+    ],
+    openingPositions: [
+      { clientCode: A, assetId: X, qty: 100 },
+      { clientCode: B, assetId: X, qty: -100 },
+    ],
+    unwinds: [{ transactionId: '10', assetId: X, buyer: B, seller: A, price: 40_000, qty: 100, noCnt: 100 }],
+  };
+
+  it('unwinds T at its price: the children carry its variation on, nothing counted twice', () => {
+    const result = computeSettlement(novated);
+    const [hidro, termo] = result.notes;
+    // A on X: carried 100·(41000 − 40500) = 50,000; unwind sold −100·(41000 − 40000) = −100,000; split bought 40·(41000 − 40000) = 40,000 → −10,000 → −10.00 RON.
+    // A on Y: transfer bought 60·(41200 − 40000) = 72,000 → 72.00 RON. Net 62.00 to receive; with D0's 50.00 (400 → 405 on 10.0) A gets 112.00 = 4.0·10.00 + 6.0·12.00.
+    expect(hidro!.lines).toEqual([
+      expect.objectContaining({ assetId: Y, openingQty: 0, boughtQty: 60, soldQty: 0, closingQty: 60, variationMargin: 7_200, fees: 60 }),
+      expect.objectContaining({ assetId: X, openingQty: 100, boughtQty: 40, soldQty: 100, closingQty: 40, variationMargin: -1_000, fees: 40 }),
+    ]);
+    // The unwind's 10.0 MWh is in the quantities (opening + bought − sold = closing) but charged no fee: 0.40 + 0.60 only.
+    expect(hidro).toMatchObject({ variationMargin: 6_200, fees: 100, bankCommissions: 500, toPay: 600, toReceive: 6_200 });
+    expect(termo!.lines).toEqual([
+      expect.objectContaining({ assetId: Y, openingQty: 0, boughtQty: 0, soldQty: 60, closingQty: -60, variationMargin: -7_200, fees: 60 }),
+      expect.objectContaining({ assetId: X, openingQty: -100, boughtQty: 100, soldQty: 40, closingQty: -40, variationMargin: 1_000, fees: 40 }),
+    ]);
+    expect(termo).toMatchObject({ variationMargin: -6_200, fees: 100, bankCommissions: 1_000, toPay: 7_300, toReceive: 0 });
+    expect(result.positions).toEqual([
+      { clientCode: A, assetId: Y, qty: 60 },
+      { clientCode: A, assetId: X, qty: 40 },
+      { clientCode: B, assetId: Y, qty: -60 },
+      { clientCode: B, assetId: X, qty: -40 },
+    ]);
+    // Reported to clearing: the children only, never the unwind; no obligation names a transaction.
+    expect(result.batches.map((row) => [row.transactionId, row.pieces, row.piecesCnt])).toEqual([['11', 10, 6], ['12', 10, 4]]);
+    expect(result.obligations.every((row) => row.transactionId === null)).toBe(true);
+    // Without the unwind the opening position and the split would count T twice: 14.0 MWh and 90.00 RON on X.
+    const { unwinds: _unwinds, ...withoutUnwind } = novated;
+    expect(computeSettlement(withoutUnwind).notes[0]!.lines[1]).toMatchObject({ assetId: X, closingQty: 140, variationMargin: 9_000 });
+    expect(computeSettlement(novated).resultHash).toBe(result.resultHash);
+  });
+});
