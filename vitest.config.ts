@@ -8,6 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // In-memory stores start from one migrated PGlite template instead of initdb each (server/store/pglite-template.ts).
+    globalSetup: ['tests/helpers/pglite-template.global-setup.ts'],
     // The JSON report feeds .ci/run's summary line.
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },

@@ -44,6 +44,12 @@ function toError(described: WorkerError): Error {
   return Object.assign(new Error(message), { name }, fields);
 }
 
+/** PGlite's database, which can also write itself out as a tar file (PGlite's dumpDataDir). */
+export interface PgliteDatabase extends Database {
+  /** Writes the data directory to `file` (written aside and renamed into place). */
+  dumpTo(file: string): Promise<void>;
+}
+
 /**
  * PGlite in a worker thread behind the Database interface: the WebAssembly Postgres costs the read
  * models some 30-50 µs a row, which would otherwise stall the engine, the journal and the sockets.
@@ -52,8 +58,8 @@ function toError(described: WorkerError): Error {
  * pending and later request fails with the reason. The thread keeps the process alive only while a
  * request is pending.
  */
-export async function openPgliteThread(dataDir: string | undefined): Promise<Database> {
-  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir } });
+export async function openPgliteThread(dataDir: string | undefined, template?: string): Promise<PgliteDatabase> {
+  const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir, template } });
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let nextId = 1;
   let nextTx = 1;
@@ -158,6 +164,9 @@ export async function openPgliteThread(dataDir: string | undefined): Promise<Dat
     },
     async exec(sql: string) {
       await request({ op: 'exec', sql });
+    },
+    async dumpTo(file: string) {
+      await request({ op: 'dumpTo', file });
     },
     async close() {
       if (dead) return;

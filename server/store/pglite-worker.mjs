@@ -1,6 +1,7 @@
 // PGlite (Postgres compiled to WebAssembly) in its own thread, so the exchange's event loop never waits
 // on it: the engine, the journal and the sockets keep the main thread. Plain JavaScript so Node loads it
 // as it is, under tsx, vitest or plain node. The protocol is server/store/pglite-thread.ts's.
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
@@ -81,6 +82,15 @@ async function handle(message) {
         else open.reject(Object.assign(new Error('rollback'), { rollbackRequested: true }));
         return;
       }
+      case 'dumpTo': {
+        // The whole data directory as a tar file, written beside its name and renamed, so a reader never sees half of it.
+        const dump = await db.dumpDataDir('none');
+        const partial = `${message.file}.${process.pid}.${id}.part`;
+        writeFileSync(partial, new Uint8Array(await dump.arrayBuffer()));
+        renameSync(partial, message.file);
+        reply(id, null);
+        return;
+      }
       case 'close':
         await db.close();
         reply(id, null);
@@ -94,7 +104,10 @@ async function handle(message) {
 }
 
 try {
-  db = workerData.dataDir ? await PGlite.create(workerData.dataDir) : await PGlite.create();
+  if (workerData.dataDir) db = await PGlite.create(workerData.dataDir);
+  // In memory from a template (a dumped, migrated empty database): no initdb, which costs seconds of CPU.
+  else if (workerData.template) db = await PGlite.create({ loadDataDir: new Blob([readFileSync(workerData.template)]) });
+  else db = await PGlite.create();
   parentPort.postMessage({ ready: true });
   parentPort.on('message', (message) => void handle(message));
 } catch (error) {

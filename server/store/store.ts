@@ -21,6 +21,11 @@ export interface StoreOptions {
   databaseUrl?: string | undefined;
   /** PGlite data directory; absent means in memory (tests only). */
   dataDir?: string | undefined;
+  /**
+   * In memory only: a tar file of a migrated empty database (pglite-template.ts) to start from instead of
+   * initdb, which costs seconds of CPU. Defaults to PGLITE_TEMPLATE, which the test setup sets.
+   */
+  template?: string | undefined;
 }
 
 export async function openStore(options: StoreOptions): Promise<Store> {
@@ -31,7 +36,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   } else {
     if (options.dataDir) unlock = await lockDataDir(options.dataDir);
     try {
-      db = await openPgliteThread(options.dataDir ? `${options.dataDir}/pglite` : undefined);
+      db = options.dataDir
+        ? await openPgliteThread(`${options.dataDir}/pglite`)
+        : await openPgliteThread(undefined, options.template ?? process.env.PGLITE_TEMPLATE);
     } catch (error) {
       await unlock?.();
       throw error;
