@@ -1,7 +1,7 @@
 // PGlite (Postgres compiled to WebAssembly) in its own thread, so the exchange's event loop never waits
 // on it: the engine, the journal and the sockets keep the main thread. Plain JavaScript so Node loads it
 // as it is, under tsx, vitest or plain node. The protocol is server/store/pglite-thread.ts's.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
@@ -104,10 +104,11 @@ async function handle(message) {
 }
 
 try {
-  if (workerData.dataDir) db = await PGlite.create(workerData.dataDir);
-  // In memory from a template (a dumped, migrated empty database): no initdb, which costs seconds of CPU.
-  else if (workerData.template) db = await PGlite.create({ loadDataDir: new Blob([readFileSync(workerData.template)]) });
-  else db = await PGlite.create();
+  // A new database from a template (a dumped, migrated empty one) when given: no initdb, which costs seconds of CPU.
+  // A data directory that already holds a database is opened as it is.
+  const template = workerData.template && !(workerData.dataDir && existsSync(`${workerData.dataDir}/PG_VERSION`));
+  const options = template ? { loadDataDir: new Blob([readFileSync(workerData.template)]) } : {};
+  db = workerData.dataDir ? await PGlite.create(workerData.dataDir, options) : await PGlite.create(options);
   parentPort.postMessage({ ready: true });
   parentPort.on('message', (message) => void handle(message));
 } catch (error) {

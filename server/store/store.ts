@@ -22,8 +22,9 @@ export interface StoreOptions {
   /** PGlite data directory; absent means in memory (tests only). */
   dataDir?: string | undefined;
   /**
-   * In memory only: a tar file of a migrated empty database (pglite-template.ts) to start from instead of
-   * initdb, which costs seconds of CPU. Defaults to PGLITE_TEMPLATE, which the test setup sets.
+   * A tar file of a migrated empty database (pglite-template.ts) that a new PGlite database (in memory, or
+   * a data directory that holds none yet) starts from instead of initdb, which costs seconds of CPU.
+   * Defaults to PGLITE_TEMPLATE, which only the test setup sets; a database that exists is opened as it is.
    */
   template?: string | undefined;
 }
@@ -36,9 +37,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   } else {
     if (options.dataDir) unlock = await lockDataDir(options.dataDir);
     try {
-      db = options.dataDir
-        ? await openPgliteThread(`${options.dataDir}/pglite`)
-        : await openPgliteThread(undefined, options.template ?? process.env.PGLITE_TEMPLATE);
+      db = await openPgliteThread(options.dataDir ? `${options.dataDir}/pglite` : undefined, options.template ?? process.env.PGLITE_TEMPLATE);
     } catch (error) {
       await unlock?.();
       throw error;

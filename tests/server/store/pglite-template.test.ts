@@ -39,4 +39,21 @@ describe('PGlite template for in-memory stores', () => {
       await second.close();
     }
   });
+
+  it('makes a new data directory from it, and opens one that holds a database as it is', async () => {
+    const template = await ensurePgliteTemplate(dir);
+    const dataDir = mkdtempSync(join(dir, 'data-'));
+    const made = await openStore({ dataDir, template });
+    expect(await migrate(made.db)).toEqual([]);
+    await made.db.query("insert into projection_watermark (name, journal_seq) values ('trading', 7)");
+    await made.close();
+    for (const reopenedWith of [template, '']) {
+      const reopened = await openStore({ dataDir, template: reopenedWith });
+      try {
+        expect(await reopened.db.query('select journal_seq from projection_watermark')).toEqual([{ journal_seq: 7 }]);
+      } finally {
+        await reopened.close();
+      }
+    }
+  });
 });
