@@ -85,6 +85,12 @@ export const transactionSchema = tradeSchema.extend({
   parentTransactionId: z.string().nullable(),
   grandParentTransactionId: z.string().nullable(),
   splitTimestamp: isoTime.nullable(),
+  /**
+   * Set only on an update of a transaction already reported, on /user/queue/trades: when a transfer
+   * superseded it or its margin exposure was switched. Absent on a new transaction (a fill, an OTC
+   * deal, a transfer's children) and in lists.
+   */
+  updatedAt: isoTime.optional(),
 });
 export type Transaction = z.infer<typeof transactionSchema>;
 

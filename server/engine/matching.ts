@@ -181,9 +181,9 @@ export function uncrossPrice(a: AssetState, mode: 'auction' | 'deltaT', competin
  */
 export function uncross(s: EngineState, a: AssetState, mode: 'auction' | 'deltaT', competingSide: SideIndex, at: number): number {
   if (!a.book.crossed()) return 0;
+  if (a.bilateral) return uncrossBilateral(s, a, mode, competingSide, at);
   const sim = simulateUncross(a);
   const price = uncrossPrice(a, mode, competingSide, sim);
-  if (a.bilateral) return uncrossBilateral(s, a, price, at);
   // execute in price-time priority
   const bidSide = a.book.sides[BID];
   const askSide = a.book.sides[ASK];
@@ -214,14 +214,133 @@ export function uncross(s: EngineState, a: AssetState, mode: 'auction' | 'deltaT
 }
 
 /**
- * The uncross of a bilateral asset, at the price the whole book gives: bids at or above it in
- * price-time priority, each against the asks at or below it in price-time priority whose client is a
- * partner. Orders are taken in two lists first (filling retires orders and empties levels under the
- * walk); every pair is visited once, so it ends however the relations lie. Non-partners stay crossed.
+ * The uncross of a bilateral asset as it would execute: per candidate price, the volume that pairing
+ * bids at or above it with partners' asks at or below it (price-time priority, `pairVolume`) gives.
+ * Only prices of the crossed range matter; the eligible orders are the same at a level's price and
+ * across each gap between two levels, so the candidates are the levels' prices and, for each gap,
+ * its on-step prices as one range. `ranges` holds, ascending, the [lo, hi] ranges (on the price step)
+ * whose volume is the largest; empty when no partners cross.
  */
-function uncrossBilateral(s: EngineState, a: AssetState, price: number, at: number): number {
-  const bids = eligible(a, BID, price);
-  const asks = eligible(a, ASK, price);
+interface BilateralSimulation {
+  volume: number;
+  ranges: Array<[number, number]>;
+}
+
+function simulateBilateral(s: EngineState, a: AssetState): BilateralSimulation {
+  const bestBid = a.book.sides[BID].best();
+  const bestAsk = a.book.sides[ASK].best();
+  const none: BilateralSimulation = { volume: 0, ranges: [] };
+  if (bestBid === undefined || bestAsk === undefined || bestBid.price < bestAsk.price) return none;
+  // every order that can take part, best first: bids down to the best ask, asks up to the best bid
+  const bids = eligible(a, BID, bestAsk.price);
+  const asks = eligible(a, ASK, bestBid.price);
+  const prices = [...new Set([...bids, ...asks].map((o) => o.price))].sort((x, y) => x - y);
+  const step = a.priceStep;
+  let volume = 0;
+  let ranges: Array<[number, number]> = [];
+  const consider = (lo: number, hi: number, bidFloor: number, askCeiling: number): void => {
+    const v = pairVolume(s, bids, countWhile(bids, (o) => o.price >= bidFloor), asks, countWhile(asks, (o) => o.price <= askCeiling));
+    if (v === 0 || v < volume) return;
+    if (v > volume) {
+      volume = v;
+      ranges = [];
+    }
+    ranges.push([lo, hi]);
+  };
+  for (let i = 0; i < prices.length; i++) {
+    const p = prices[i]!;
+    consider(p, p, p, p);
+    const next = prices[i + 1];
+    if (next === undefined) break;
+    // the prices strictly between two levels: bids of the upper level and above, asks of the lower and below
+    const lo = (Math.floor(p / step) + 1) * step;
+    const hi = (Math.ceil(next / step) - 1) * step;
+    if (lo <= hi) consider(lo, hi, next, p);
+  }
+  return volume === 0 ? none : { volume, ranges };
+}
+
+/** How many of `orders` (best first) from the start satisfy `accepts`. */
+function countWhile(orders: OrderState[], accepts: (o: OrderState) => boolean): number {
+  let n = 0;
+  while (n < orders.length && accepts(orders[n]!)) n++;
+  return n;
+}
+
+/**
+ * The volume the bilateral uncross executes over the first `nb` bids and `na` asks: each bid in
+ * price-time priority against the asks in price-time priority whose client is its partner (the walk
+ * of uncrossBilateral, on copies of the quantities).
+ */
+function pairVolume(s: EngineState, bids: OrderState[], nb: number, asks: OrderState[], na: number): number {
+  const left = new Array<number>(na);
+  for (let j = 0; j < na; j++) left[j] = asks[j]!.remaining;
+  let volume = 0;
+  for (let i = 0; i < nb; i++) {
+    const b = bids[i]!;
+    const partners = partnersOf(s, b.clientCode);
+    if (partners.size === 0) continue;
+    let r = b.remaining;
+    for (let j = 0; j < na && r > 0; j++) {
+      if (left[j] === 0 || !partners.has(asks[j]!.clientCode)) continue;
+      const q = r < left[j]! ? r : left[j]!;
+      r -= q;
+      left[j]! -= q;
+      volume += q;
+    }
+  }
+  return volume;
+}
+
+/** The price of `ranges` nearest to `target` (the lower one on a tie). */
+function nearest(ranges: Array<[number, number]>, target: number): number {
+  let best = ranges[0]![0];
+  let distance = Infinity;
+  for (const [lo, hi] of ranges) {
+    const p = target < lo ? lo : target > hi ? hi : target;
+    const d = Math.abs(p - target);
+    if (d < distance) {
+      best = p;
+      distance = d;
+    }
+  }
+  return best;
+}
+
+/**
+ * The bilateral uncross price, by the rule of uncrossPrice over the prices that execute the most
+ * between partners: the competing side's marginal price at the end of delta T (the highest of those
+ * prices for bids, the lowest for asks); in an auction the one nearest the reference price, else
+ * nearest the middle of their span on the price step.
+ */
+function bilateralPrice(a: AssetState, mode: 'auction' | 'deltaT', competingSide: SideIndex, sim: BilateralSimulation): number {
+  const low = sim.ranges[0]![0];
+  const high = sim.ranges[sim.ranges.length - 1]![1];
+  if (mode === 'deltaT') return competingSide === BID ? high : low;
+  const ref = a.stats.lastPrice ?? a.settlementPrice;
+  return nearest(sim.ranges, ref ?? low + Math.floor((high - low) / 2 / a.priceStep) * a.priceStep);
+}
+
+/** What the uncross would execute now (indicativeUncross): on a bilateral asset, partners only, with the span of the prices that execute it. */
+export function indicativeSimulation(s: EngineState, a: AssetState): UncrossSimulation {
+  if (!a.bilateral) return simulateUncross(a);
+  const sim = simulateBilateral(s, a);
+  if (sim.volume === 0) return { volume: 0, bidPrice: 0, askPrice: 0 };
+  return { volume: sim.volume, bidPrice: sim.ranges[sim.ranges.length - 1]![1], askPrice: sim.ranges[0]![0] };
+}
+
+/**
+ * The uncross of a bilateral asset, at a price that executes the most between partners
+ * (simulateBilateral, bilateralPrice): bids at or above it in price-time priority, each against the
+ * asks at or below it in price-time priority whose client is a partner. Orders are taken in two lists
+ * first (filling retires orders and empties levels under the walk); every pair is visited once, so it
+ * ends however the relations lie. Non-partners stay crossed.
+ */
+function uncrossBilateral(s: EngineState, a: AssetState, mode: 'auction' | 'deltaT', competingSide: SideIndex, at: number): number {
+  const sim = simulateBilateral(s, a);
+  const price = sim.volume === 0 ? 0 : bilateralPrice(a, mode, competingSide, sim);
+  const bids = sim.volume === 0 ? [] : eligible(a, BID, price);
+  const asks = sim.volume === 0 ? [] : eligible(a, ASK, price);
   let volume = 0;
   for (const b of bids) {
     const partners = partnersOf(s, b.clientCode);

@@ -2,7 +2,7 @@
 import type { SessionPhase, Way } from '../../protocol/enums.ts';
 import type { EngineState } from './engine-state.ts';
 import { buildOrderView } from './events.ts';
-import { simulateUncross, type UncrossSimulation } from './matching.ts';
+import { indicativeSimulation, type UncrossSimulation } from './matching.ts';
 import { ASK, BID, NONE, wayOf, type SideIndex } from './sides.ts';
 import type { AssetState, OrderState } from './state.ts';
 import type { BookLevelView, BookView, ClientTradeStats, OrderView, ScheduleEntry, SessionStats } from './types.ts';
@@ -146,7 +146,7 @@ export function getClientFinancials(
 
 export function indicativeUncross(s: EngineState, assetId: string): UncrossSimulation | undefined {
   const a = s.assets.get(assetId);
-  return a === undefined ? undefined : simulateUncross(a);
+  return a === undefined ? undefined : indicativeSimulation(s, a);
 }
 
 export function getScheduleEnd(s: EngineState, marketId: string): number | null {

@@ -136,6 +136,7 @@ function updated(s: EngineState, r: TransactionRecord, at: number): void {
     seller: r.seller,
     status: r.status,
     marginsExposureActive: r.marginsExposureActive,
+    transaction: transactionViewOfRecord(r),
   });
 }
 
@@ -175,7 +176,10 @@ function factsOk(s: EngineState, transactionId: number, f: TransactionFacts | nu
     typeof f.timestamp === 'number' &&
     isIdOrNull(f.parentTransactionId) &&
     isIdOrNull(f.grandParentTransactionId) &&
-    typeof f.marginsExposureActive === 'boolean'
+    typeof f.marginsExposureActive === 'boolean' &&
+    (f.buyOrderId == null || isId(f.buyOrderId)) &&
+    (f.sellOrderId == null || isId(f.sellOrderId)) &&
+    (f.aggressor == null || f.aggressor === 'bid' || f.aggressor === 'ask')
   );
 }
 
@@ -205,6 +209,9 @@ function subject(s: EngineState, transactionId: unknown, original: TransactionFa
     transferTimestamp: null,
     splitTimestamp: null,
     externalTransactionId: null,
+    ...(original.buyOrderId != null ? { buyOrderId: original.buyOrderId } : {}),
+    ...(original.sellOrderId != null ? { sellOrderId: original.sellOrderId } : {}),
+    ...(original.aggressor != null ? { aggressor: original.aggressor } : {}),
   };
 }
 

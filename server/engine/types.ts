@@ -336,6 +336,10 @@ export interface TransactionRecord {
   transferTimestamp: number | null;
   splitTimestamp: number | null;
   externalTransactionId: string | null;
+  /** A book trade's orders and aggressor, when its facts carried them (TransactionFacts); absent otherwise (so older records hash as before). */
+  buyOrderId?: number;
+  sellOrderId?: number;
+  aggressor?: Way;
 }
 
 /**
@@ -378,6 +382,14 @@ export interface TransactionFacts {
   parentTransactionId: TransactionId | null;
   grandParentTransactionId: TransactionId | null;
   marginsExposureActive: boolean;
+  /**
+   * A book trade's orders and aggressor (absent or null off the book, and in commands journaled before
+   * they were sent): kept on the record, so the views built from it (the transaction pushed to the
+   * parties when it changes, `getTransaction`) are whole.
+   */
+  buyOrderId?: number | null;
+  sellOrderId?: number | null;
+  aggressor?: Way | null;
 }
 
 /**
@@ -609,6 +621,8 @@ export interface TransactionUpdateEvent {
   seller: string;
   status: TransactionStatus;
   marginsExposureActive: boolean;
+  /** The whole transaction as it now is (the parties' private queues get it). */
+  transaction: TransactionView;
 }
 
 export type EngineEvent =

@@ -74,7 +74,7 @@ export const connectHeadersSchema: JsonSchema = {
       'x-maximum': MAX_CANCEL_GRACE_MS,
       examples: ['5000'],
       description:
-        `Cancel-on-disconnect: a grace in ms, a whole number from 0 to ${MAX_CANCEL_GRACE_MS}. When the session ends without a DISCONNECT frame (socket dropped, heart-beat lost, token expired, any ERROR), every live order of the user's clients is cancelled once the grace has passed, unless a session of the same user that also carries this header connects within it. A DISCONNECT keeps the orders; a server shutdown cancels nothing. Another value is refused with an ERROR STOMP_CANCEL_ON_DISCONNECT_INVALID { max }; an administrator's with FORBIDDEN.`,
+        `Cancel-on-disconnect: a grace in ms, a whole number from 0 to ${MAX_CANCEL_GRACE_MS}. When the session ends without a DISCONNECT frame (socket dropped, heart-beat lost, token expired, any ERROR), every live order of the user's clients is cancelled once the grace has passed, unless a session of the same user that also carries this header connects within it. With several sessions carrying it, only the last of them to end counts: while another is open, a dropped one cancels nothing. A DISCONNECT keeps the orders; a server shutdown cancels nothing. Another value is refused with an ERROR STOMP_CANCEL_ON_DISCONNECT_INVALID { max }; an administrator's with FORBIDDEN.`,
     },
   },
 };

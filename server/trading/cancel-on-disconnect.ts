@@ -3,8 +3,10 @@
  * asks that, if it ends without a DISCONNECT frame (socket dropped, heart-beat lost, token expired or
  * revoked, any ERROR), its user's orders be cancelled (the kill switch, TradingService.cancelAll)
  * once `graceMs` has passed, unless a new session of the same user that asks for it too connects
- * within the grace. The gateway only reports how sessions end (gateway/types.ts SessionEnd); the
- * decisions are here. See docs/trading.md "Kill switch and cancel-on-disconnect".
+ * within the grace. The cancel is the user's: with several armed sessions, it starts when the last
+ * one still open ends abnormally (another armed session still watches the orders). The gateway only
+ * reports how sessions end (gateway/types.ts SessionEnd); the decisions are here. See docs/trading.md
+ * "Kill switch and cancel-on-disconnect".
  */
 import { apiError, ExchangeError } from '../../protocol/index.ts';
 import type { Principal, SessionEnd } from '../gateway/types.ts';
@@ -33,8 +35,8 @@ export interface CancelOnDisconnectOptions {
 
 /** The gateway hooks of cancel-on-disconnect and its pending cancels, one per user. */
 export class CancelOnDisconnect {
-  /** Sessions that asked for it: session id -> grace ms. */
-  private readonly sessions = new Map<string, number>();
+  /** Sessions that asked for it and are open, per user: user id -> session id -> grace ms. */
+  private readonly sessions = new Map<string, Map<string, number>>();
   /** Pending cancels: user id -> timer. */
   private readonly pending = new Map<string, NodeJS.Timeout>();
   /** The cancels started and not settled yet (close() waits for them). */
@@ -52,7 +54,9 @@ export class CancelOnDisconnect {
   readonly sessionOpened = (principal: Principal, sessionId: string, headers: Readonly<Record<string, string>>): void => {
     const grace = cancelGraceOf(headers);
     if (grace === null) return;
-    this.sessions.set(sessionId, grace);
+    let armed = this.sessions.get(principal.userId);
+    if (armed === undefined) this.sessions.set(principal.userId, (armed = new Map()));
+    armed.set(sessionId, grace);
     const timer = this.pending.get(principal.userId);
     if (timer !== undefined) {
       clearTimeout(timer);
@@ -61,16 +65,21 @@ export class CancelOnDisconnect {
   };
 
   /**
-   * An armed session that ended without DISCONNECT starts its user's cancel after the grace. A server
-   * shutdown does not: it is not the client's failure, and the timer would not outlive the process.
-   * With a cancel already pending the earlier deadline stands.
+   * The last armed session of a user that ended without DISCONNECT starts the user's cancel after its
+   * grace; while another armed session of the user is open, nothing starts (that session still
+   * watches the orders; it starts the cancel if it drops in its turn). A server shutdown does not:
+   * it is not the client's failure, and the timer would not outlive the process. With a cancel
+   * already pending the earlier deadline stands.
    */
   readonly sessionClosed = (principal: Principal, sessionId: string, end: SessionEnd): void => {
-    const grace = this.sessions.get(sessionId);
-    if (grace === undefined) return;
-    this.sessions.delete(sessionId);
-    if (end.graceful || end.reason === 'shutdown' || this.pending.has(principal.userId)) return;
     const userId = principal.userId;
+    const armed = this.sessions.get(userId);
+    const grace = armed?.get(sessionId);
+    if (armed === undefined || grace === undefined) return;
+    armed.delete(sessionId);
+    if (armed.size > 0) return;
+    this.sessions.delete(userId);
+    if (end.graceful || end.reason === 'shutdown' || this.pending.has(userId)) return;
     const timer = setTimeout(() => {
       this.pending.delete(userId);
       const run = this.options.cancelAll(userId).catch((error: unknown) => this.options.onError?.(userId, error));

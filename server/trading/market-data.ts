@@ -260,8 +260,13 @@ export class MarketDataPublisher {
           this.sendToWatching(usersOfClient(t.buyer), usersOfClient(t.seller), destinations.myTrades, () => transactionViewToWire(t));
           break;
         }
-        case 'transactionUpdate':
+        case 'transactionUpdate': {
+          // Superseded by a transfer, or its margins switched: the parties' lists replace their row by id
+          // (`updatedAt` tells them it is not a new fill; the transfer's children follow as offBookTrade).
+          const t = event.transaction;
+          this.sendToWatching(usersOfClient(t.buyer), usersOfClient(t.seller), destinations.myTrades, () => ({ ...transactionViewToWire(t), updatedAt: new Date(event.at).toISOString() }));
           break;
+        }
         case 'deltaT':
           if (event.kind === 'start') {
             const activity: AssetActivity = {

@@ -292,6 +292,10 @@ export class TradingService {
       parentTransactionId: idOrNull(t.parentTransactionId),
       grandParentTransactionId: idOrNull(t.grandParentTransactionId),
       marginsExposureActive: t.marginsExposureActive,
+      // A book trade's orders and aggressor, so the engine's record (and the update pushed to the parties) is whole.
+      ...((t.origin ?? 'book') === 'book' && t.buyOrderId !== '' && t.sellOrderId !== ''
+        ? { buyOrderId: idOrNull(t.buyOrderId), sellOrderId: idOrNull(t.sellOrderId), aggressor: t.aggressor }
+        : {}),
     };
   }
 

@@ -285,7 +285,11 @@ export function createNotificationCenter({ orders, trades, notifications = EMPTY
     start() {
       const contents = merge(
         orderNews(orders, now),
-        trades.pipe(map((trade): EntryContent => ({ source: 'trade', trade }))),
+        // An update of a transaction already reported (superseded by a transfer, margins switched) is no fill.
+        trades.pipe(
+          filter((trade) => trade.updatedAt === undefined),
+          map((trade): EntryContent => ({ source: 'trade', trade })),
+        ),
         notifications.pipe(map((notification): EntryContent => ({ source: 'server', notification }))),
       );
       const subscription = contents.subscribe((content) => {

@@ -186,6 +186,42 @@ describe('novateTransaction', () => {
     expectReplayAndSnapshot(h, start, log);
   });
 
+  it('a book trade whose facts carry its orders and aggressor: the update carries the whole transaction, as getTransaction gives it', () => {
+    const { h, start, log } = setUp();
+    const sell = h.place('ask', 10_000, 5);
+    const book = trades(h.add({ assetId: ASSET, clientCode: 'C1', way: 'bid', price: 10_000, qty: 5 }))[0]!;
+    const original: TransactionFacts = {
+      transactionId: book.transactionId,
+      assetId: ASSET,
+      buyer: 'C1',
+      seller: 'C2',
+      price: 10_000,
+      qty: 5,
+      txDate: book.txDate,
+      timestamp: book.timestamp,
+      origin: 'book',
+      parentTransactionId: null,
+      grandParentTransactionId: null,
+      marginsExposureActive: true,
+      buyOrderId: book.buyOrderId,
+      sellOrderId: sell,
+      aggressor: 'bid',
+    };
+    // malformed order ids or aggressor: the facts are refused as a whole
+    expect(h.run(novate(h, { transactionId: book.transactionId, qty: 5, original: { ...original, aggressor: 'up' as 'bid' } }))).toMatchObject({ result: 'TRANSACTION_NOT_FOUND' });
+    expect(h.run(novate(h, { transactionId: book.transactionId, qty: 5, original: { ...original, sellOrderId: -1 } }))).toMatchObject({ result: 'TRANSACTION_NOT_FOUND' });
+    const r = h.ok(novate(h, { transactionId: book.transactionId, qty: 2, original }));
+    const [update] = eventsOf(r, 'transactionUpdate');
+    expect(update!.transaction).toEqual({ ...book, status: 'superseded', buyerBrokerId: null, sellerBrokerId: null });
+    expect(h.engine.getTransaction(book.transactionId)).toEqual(update!.transaction);
+    // a margin switch of the split remainder carries it whole as well
+    const remainder = eventsOf(r, 'offBookTrade')[1]!.transaction;
+    const switched = h.ok({ type: 'setTransactionMarginsExposure', at: h.now, transactionId: remainder.transactionId, active: false });
+    expect(eventsOf(switched, 'transactionUpdate').map((e) => e.transaction)).toEqual([{ ...remainder, marginsExposureActive: false }]);
+    expectConsistent(h);
+    expectReplayAndSnapshot(h, start, log);
+  });
+
   it('a transaction of a settled session leaves nothing to release', () => {
     const { h } = setUp();
     const id = eventsOf(h.ok(otc(h, { marginsExposureActive: true })), 'offBookTrade')[0]!.transaction.transactionId;

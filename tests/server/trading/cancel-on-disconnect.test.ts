@@ -1,7 +1,8 @@
 /**
  * Cancel-on-disconnect over real sockets and the real server (PGlite): a session that asks for it in
  * its CONNECT and then drops has its user's orders cancelled after the grace; a DISCONNECT keeps
- * them; a reconnect with the header within the grace keeps them; a bad header refuses the CONNECT.
+ * them; a reconnect with the header within the grace keeps them; with several armed sessions only
+ * the last one's drop cancels them; a bad header refuses the CONNECT.
  * The gateway's part (how a session ended, the headers without the token) on the gateway rig.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +130,36 @@ describe('cancel-on-disconnect on the real server', () => {
     const screen = await connect(t.server.port, token);
     await waitUntilNoOrders();
     await disconnect(screen);
+  });
+
+  it('several armed sessions of one user: one dropping keeps the orders while another is open; the last dropping cancels them', async () => {
+    const order = await place();
+    const first = await connect(t.server.port, token, { 'cancel-on-disconnect': '100' });
+    const second = await connect(t.server.port, token, { 'cancel-on-disconnect': '100' });
+    expect([first.frames[0], second.frames[0]]).toEqual([expect.stringMatching(/^CONNECTED\n/), expect.stringMatching(/^CONNECTED\n/)]);
+    first.ws.terminate();
+    // well past the first session's grace: the second still watches the orders
+    await sleep(600);
+    expect(await live()).toEqual([order]);
+    const killedAt = Date.now();
+    second.ws.terminate();
+    await waitUntilNoOrders();
+    expect(Date.now() - killedAt).toBeGreaterThanOrEqual(100);
+  });
+
+  it('several armed sessions: when the last one ends with a DISCONNECT, an earlier drop cancels nothing', async () => {
+    const order = await place();
+    const first = await connect(t.server.port, token, { 'cancel-on-disconnect': '50' });
+    const second = await connect(t.server.port, token, { 'cancel-on-disconnect': '50' });
+    first.ws.terminate();
+    await sleep(200);
+    await disconnect(second);
+    await sleep(400);
+    expect(await live()).toEqual([order]);
+    // a new armed session that drops alone cancels them as before
+    const third = await connect(t.server.port, token, { 'cancel-on-disconnect': '50' });
+    third.ws.terminate();
+    await waitUntilNoOrders();
   });
 
   it('a grace that is not a whole number of ms in [0, 60000] refuses the CONNECT', async () => {

@@ -45,4 +45,15 @@ describe('transactions merge', () => {
     expect(merged.map((row) => row.transactionId)).toEqual(['2', '3', '1']);
     expect(merged[2]).toMatchObject({ buyer: 'RO-TERMO', seller: 'RO-HIDRO' });
   });
+
+  it('an update pushed on the trades queue (superseded, margins switched) replaces the row it updates, wherever the row came from', () => {
+    const listed = trade('1', '2026-11-22T10:00:00.000Z', { buyer: 'RO-TERMO', seller: 'RO-HIDRO', status: 'active', marginsExposureActive: true } as Partial<TransactionRow>);
+    const live = [listed, { ...listed, status: 'superseded', updatedAt: '2026-11-22T11:00:00.000Z' } as TransactionRow, trade('2', '2026-11-22T11:00:00.000Z')];
+    const merged = mergeTransactions([listed], live);
+    expect(merged.map((row) => row.transactionId)).toEqual(['2', '1']);
+    expect(merged[1]).toMatchObject({ status: 'superseded', buyer: 'RO-TERMO', timestamp: '2026-11-22T10:00:00.000Z' });
+    // a margin switch after it: the latest copy wins
+    const again = mergeTransactions([listed], [...live, { ...listed, status: 'superseded', marginsExposureActive: false, updatedAt: '2026-11-22T12:00:00.000Z' } as TransactionRow]);
+    expect(again[1]).toMatchObject({ status: 'superseded', marginsExposureActive: false });
+  });
 });

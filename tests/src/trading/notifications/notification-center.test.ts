@@ -47,6 +47,17 @@ describe('the notification centre', () => {
     expect(center.current().entries[0]!.members).toEqual([{ fact: 'trade:T-1', kind: 'fill', priority: 2, assetId: 'GSPOT-DA', clientCode: 'RO-HIDRO' }]);
   });
 
+  it('an update of a transaction already reported (superseded, margins switched) is no news: no entry, no toast', () => {
+    const { center, trades, added } = setup();
+    trades.next({ ...transaction, transactionId: 'T-OLD', status: 'superseded', updatedAt: '2026-11-22T10:00:05.000Z' });
+    trades.next({ ...transaction, transactionId: 'T-OLD-2', marginsExposureActive: false, updatedAt: '2026-11-22T10:00:06.000Z' });
+    expect(added).toEqual([]);
+    expect(center.current().entries).toEqual([]);
+    // a transfer's child is a new transaction: a fill as before
+    trades.next({ ...transaction, transactionId: 'T-CHILD', origin: 'transfer', parentTransactionId: 'T-OLD' });
+    expect(center.current().entries.map((entry) => entry.key)).toEqual(['trade:T-CHILD']);
+  });
+
   it("merges an order's end from /user/queue/orders with the server's expiry, in either order", () => {
     const { center, orders, notifications, added } = setup();
     orders.next({ seq: 5, order: order({ orderId: 'O-5', status: 'cancelled' }) });
