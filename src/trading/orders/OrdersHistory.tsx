@@ -14,6 +14,7 @@ import { OrderTimelineButton } from '../timeline/OrderTimelineButton.tsx';
 import { noFilters, orderHistoryApi, type OrderHistoryApi, type OrderHistoryFilters } from './orders-history.api.ts';
 import './Orders.css';
 import { useLocalName } from '../../i18n/reference-names.ts';
+import { DateField } from '../../components/date-field/DateField.tsx';
 
 /** Rows fetched per request; "show more" fetches the next ones. */
 export const HISTORY_PAGE = 100;
@@ -140,7 +141,7 @@ export function OrdersHistory({ markets, assets, clientCodes, initialFilters, ap
   const date = (key: 'from' | 'to', label: string) => (
     <div className="field">
       <label htmlFor={`${formId}-${key}`}>{label}</label>
-      <input id={`${formId}-${key}`} type="date" value={filters[key]} onChange={(event) => change(key, event.target.value)} />
+      <DateField id={`${formId}-${key}`} compact label={label} value={filters[key]} onChange={(iso) => change(key, iso)} />
     </div>
   );
 
