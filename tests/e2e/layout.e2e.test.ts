@@ -145,6 +145,37 @@ describe('layout for traders’ screens', () => {
     }
   }
 
+  it('keeps the orders history in its box, in the account tab and in the dialog, at 1280 and 1920 px (broker1, ro and en)', { timeout: 120_000 }, async () => {
+    const words = {
+      ro: { table: 'Ordine', all: 'Toate ordinele', history: 'Istoricul ordinului' },
+      en: { table: 'Orders', all: 'All orders', history: 'History of order' },
+    } as const;
+    for (const locale of ['ro', 'en'] as const) {
+      const { context, page } = await newPage(browser);
+      await signIn(page, t, 'broker1', locale);
+      for (const width of [1280, 1920] as const) {
+        await atWidth(page, width);
+        await page.goto(appUrl(t, locale, 'my-account/orders'));
+        await settle(page);
+        const table = page.getByRole('table', { name: words[locale].table, exact: true });
+        await table.locator('tbody tr').nth(orderIds.length - 1).waitFor({ timeout: 10_000 });
+        expect(await tableProblems(page), `account tab at ${width} px`).toEqual([]);
+        // The row's history is there whatever gave way.
+        expect(await table.getByRole('button', { name: `${words[locale].history} ${orderIds[0]}`, exact: true }).count()).toBe(1);
+        await screenshot(page, `orders-history-tab-${width}-broker1-${locale}`);
+
+        await page.goto(appUrl(t, locale, 'trading/market/GAS-SPOT/assets/GSPOT-DA'));
+        await settle(page);
+        await page.getByRole('button', { name: words[locale].all, exact: true }).click();
+        await page.locator('.orders-dialog table tbody tr').nth(orderIds.length - 1).waitFor({ timeout: 10_000 });
+        expect(await tableProblems(page, '.orders-dialog'), `dialog at ${width} px`).toEqual([]);
+        await screenshot(page, `orders-history-dialog-${width}-broker1-${locale}`);
+        await page.keyboard.press('Escape');
+      }
+      await context.close();
+    }
+  });
+
   it('draws own orders one line a row, codes whole on hover, actions as named icon buttons (ro)', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, t, 'broker1', 'ro');
