@@ -47,10 +47,10 @@ const navLabels = {
   ro: ['Spațiu de lucru', 'Cont de tranzacționare', 'Contul meu', 'API'],
   en: ['Workspace', 'Trading account', 'My account', 'API'],
 } as const;
-/** The administrator's bar has the operator console's link too (issue 16), before API. */
+/** The administrator's bar has the operator console's and the QA player's links too (issue 16), before API. */
 const adminNavLabels = {
-  ro: ['Spațiu de lucru', 'Cont de tranzacționare', 'Contul meu', 'Operator', 'API'],
-  en: ['Workspace', 'Trading account', 'My account', 'Operator', 'API'],
+  ro: ['Spațiu de lucru', 'Cont de tranzacționare', 'Contul meu', 'Operator', 'Redare', 'API'],
+  en: ['Workspace', 'Trading account', 'My account', 'Operator', 'Replay', 'API'],
 } as const;
 const moreLabel = { ro: 'Mai multe', en: 'More' } as const;
 
