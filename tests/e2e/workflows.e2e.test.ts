@@ -86,17 +86,24 @@ async function details(page: Page, locale: Locale, instanceId: string): Promise<
 
 /**
  * Clicks an action the machine offers in the opened panel, and confirms it in the dialog. The panel
- * says it is done, except in an approval queue: the approved instance leaves the queue, and its panel with it.
+ * says it is done, except in an approval queue: the approved instance leaves the queue, and its panel
+ * with it; the queue's card then says what was approved.
  */
 async function act(page: Page, locale: Locale, panel: Locator, action: 'activate' | 'acceptActivation' | 'accept' | 'approve', leavesList = false): Promise<void> {
   const label = m(locale, `workflow.action.${action}`);
+  const instanceId = (await panel.getAttribute('aria-label'))?.split(' ').at(-1) ?? '';
   await panel.locator(`button[data-action="${action}"]`).click();
   const confirm = page.getByRole('alertdialog', { name: m(locale, 'workflow.confirm.title', { action: label }) });
   await confirm.waitFor();
   await confirm.getByRole('button', { name: label, exact: true }).click();
   await confirm.waitFor({ state: 'detached' });
-  if (leavesList) await panel.waitFor({ state: 'detached', timeout: 10_000 });
-  else await panel.getByRole('status').filter({ hasText: m(locale, 'workflow.actionDone', { action: label }) }).waitFor({ timeout: 10_000 });
+  if (leavesList) {
+    // Its card then names what was done (the panel that said it is gone).
+    await panel.waitFor({ state: 'detached', timeout: 10_000 });
+    const done = page.locator('.workflow-done[role="status"]').filter({ hasText: instanceId });
+    await done.waitFor({ timeout: 10_000 });
+    expect(await done.textContent()).toContain(m(locale, `workflow.history.${action}`));
+  } else await panel.getByRole('status').filter({ hasText: m(locale, 'workflow.actionDone', { action: label }) }).waitFor({ timeout: 10_000 });
 }
 
 /** The history's entries, oldest first, as text. */

@@ -23,6 +23,8 @@ export const workflowsEn = {
   'workflow.actions': 'Actions',
   'workflow.noActions': 'Nothing here is yours to do now.',
   'workflow.actionDone': 'Done: {action}.',
+  'workflow.done': '{done}: {kind} {instanceId} between {initiator} and {partner}.',
+  'workflow.done.dismiss': 'Dismiss',
   'workflow.conflictReloaded': 'Reloaded as it is now: check it and decide again.',
 
   'workflow.waitingOn.initiator': 'Waiting on the initiator',
@@ -187,6 +189,8 @@ export const workflowsRo: Record<keyof typeof workflowsEn, string> = {
   'workflow.actions': 'Acțiuni',
   'workflow.noActions': 'Nicio acțiune nu vă revine acum.',
   'workflow.actionDone': 'Efectuat: {action}.',
+  'workflow.done': '{done} efectuată. {kind} {instanceId} între {initiator} și {partner}.',
+  'workflow.done.dismiss': 'Închide',
   'workflow.conflictReloaded': 'Reîncărcată așa cum este acum: verificați și decideți din nou.',
 
   'workflow.waitingOn.initiator': 'Așteaptă inițiatorul',
