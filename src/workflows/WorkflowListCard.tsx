@@ -40,7 +40,7 @@ export function WorkflowListCard<T extends WorkflowInstance>({ id, title, state,
   // What the user just did, named: said here once its panel is gone (an approved item leaves the
   // administrator's queue, and its panel with it); while the panel shows it, the panel says it.
   const onDone = (action: WorkflowAction, after: WorkflowInstance) => {
-    const doneKey = historyActionLabel(action);
+    const doneKey = historyActionLabel(action, after.kind);
     setDone({
       instanceId: after.instanceId,
       message: intl.formatMessage(

@@ -319,7 +319,7 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         await expectHistory(
           b2Contract,
           [
-            ['workflow.history.create', 'Andrei Popescu'],
+            ['workflow.history.open', 'Andrei Popescu'],
             ['workflow.history.upload', 'Andrei Popescu'],
             ['workflow.history.accept', 'Mihai Ionescu'],
             ['workflow.history.approve', 'Exchange Operator'],
@@ -368,7 +368,7 @@ describe('post-trade workflows between two brokers and the administrator', () =>
           await expectHistory(
             panel,
             [
-              ['workflow.history.create', 'Andrei Popescu'],
+              ['workflow.history.request', 'Andrei Popescu'],
               ['workflow.history.accept', 'Mihai Ionescu'],
               ['workflow.history.approve', 'Exchange Operator'],
             ],
@@ -421,7 +421,7 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         await expectHistory(
           b2RequestPanel,
           [
-            ['workflow.history.create', 'Andrei Popescu'],
+            ['workflow.history.request', 'Andrei Popescu'],
             ['workflow.history.approve', 'Mihai Ionescu'],
           ],
           locale,
