@@ -3,8 +3,6 @@
  * Romanian dd.mm.yyyy (zz.ll.aaaa), English dd/mm/yyyy. The value the code works with is always ISO
  * yyyy-mm-dd, as a native date input gives it; '' for no date.
  */
-export type DateLocale = 'ro' | 'en';
-
 export interface DatePattern {
   separator: '.' | '/';
   /** What the empty field shows, in the language's words (zz.ll.aaaa / dd/mm/yyyy). */
