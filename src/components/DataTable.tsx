@@ -3,6 +3,7 @@ import { useEffect, useId, useMemo, useRef, useState, type PointerEvent, type Re
 import { FormattedMessage, useIntl } from 'react-intl';
 import { csvFileName, saveCsv, toCsv, type CsvValue } from './csv.ts';
 import './DataTable.css';
+import { DateField } from './date-field/DateField.tsx';
 
 export type SortDirection = 'asc' | 'desc';
 
@@ -282,26 +283,28 @@ export function DataTable<T>({
           <label htmlFor={fromId}>
             <FormattedMessage id="table.dateFrom" />
           </label>
-          <input
+          <DateField
             id={fromId}
-            type="date"
+            compact
+            label={intl.formatMessage({ id: 'table.dateFrom' })}
             value={from}
             max={to || undefined}
-            onChange={(event) => {
-              setFrom(event.target.value);
+            onChange={(iso) => {
+              setFrom(iso);
               setPage(0);
             }}
           />
           <label htmlFor={toId}>
             <FormattedMessage id="table.dateTo" />
           </label>
-          <input
+          <DateField
             id={toId}
-            type="date"
+            compact
+            label={intl.formatMessage({ id: 'table.dateTo' })}
             value={to}
             min={from || undefined}
-            onChange={(event) => {
-              setTo(event.target.value);
+            onChange={(iso) => {
+              setTo(iso);
               setPage(0);
             }}
           />

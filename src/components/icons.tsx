@@ -71,3 +71,12 @@ export function MenuIcon() {
     </Icon>
   );
 }
+
+export function CalendarIcon() {
+  return (
+    <Icon>
+      <rect x="3.5" y="5" width="17" height="15" rx="2" />
+      <path d="M3.5 10h17M8 3v4M16 3v4" />
+    </Icon>
+  );
+}

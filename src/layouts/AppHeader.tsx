@@ -43,10 +43,12 @@ const signedInNav: readonly NavItem[] = [
   { path: '/my-account', label: 'nav.myAccount' },
   { path: '/api-docs', label: 'nav.api' },
 ];
-/** The administrator's own link (issue 16): the operator console, before the API documentation. */
-const administratorNav: readonly NavItem[] = [...signedInNav.slice(0, -1), { path: '/operator', label: 'nav.operator' }, ...signedInNav.slice(-1)];
-/** The QA player, in the bar of the qa role (the administrator opens /qa/replay from its address). */
-const qaNav: readonly NavItem[] = [...signedInNav, { path: '/qa/replay', label: 'nav.qaReplay' }];
+/** The QA player (/qa/replay): the qa role and the administrator may replay sessions (protocol/qa.ts `canReplay`). */
+const replayNav: NavItem = { path: '/qa/replay', label: 'nav.qaReplay' };
+/** The administrator's own links (issue 16): the operator console and the QA player, before the API documentation. */
+const administratorNav: readonly NavItem[] = [...signedInNav.slice(0, -1), { path: '/operator', label: 'nav.operator' }, replayNav, ...signedInNav.slice(-1)];
+/** The QA player, in the bar of the qa role. */
+const qaNav: readonly NavItem[] = [...signedInNav, replayNav];
 const guestNav: typeof signedInNav = [
   { path: '/', label: 'nav.home', exact: true },
   { path: '/api-docs', label: 'nav.api' },

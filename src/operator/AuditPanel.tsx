@@ -10,6 +10,7 @@ import { formatApiError } from '../i18n/format-error.ts';
 import { formatExchangeDateTime } from '../i18n/format.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
 import { downloadAuditCsv, fetchAudit } from './operator-api.ts';
+import { DateField } from '../components/date-field/DateField.tsx';
 
 const categoryLabels: Record<AuditCategory, MessageKey> = {
   operator: 'operator.audit.category.operator',
@@ -182,13 +183,13 @@ export function AuditPanel() {
           <label htmlFor={`${id}-from`}>
             <FormattedMessage id="table.dateFrom" />
           </label>
-          <input id={`${id}-from`} type="date" value={filters.from ?? ''} max={filters.to || undefined} onChange={(event) => apply({ from: event.target.value || undefined })} />
+          <DateField id={`${id}-from`} compact label={intl.formatMessage({ id: 'table.dateFrom' })} value={filters.from ?? ''} max={filters.to || undefined} onChange={(iso) => apply({ from: iso || undefined })} />
         </span>
         <span className="operator-filter">
           <label htmlFor={`${id}-to`}>
             <FormattedMessage id="table.dateTo" />
           </label>
-          <input id={`${id}-to`} type="date" value={filters.to ?? ''} min={filters.from || undefined} onChange={(event) => apply({ to: event.target.value || undefined })} />
+          <DateField id={`${id}-to`} compact label={intl.formatMessage({ id: 'table.dateTo' })} value={filters.to ?? ''} min={filters.from || undefined} onChange={(iso) => apply({ to: iso || undefined })} />
         </span>
         <span className="operator-filter">
           <label htmlFor={`${id}-text`}>

@@ -25,6 +25,7 @@ import { formatMinor } from '../i18n/format.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
 import { fetchAvailableFunds } from './account/account-api.ts';
 import { localNameIn } from '../i18n/reference-names.ts';
+import { DateField } from '../components/date-field/DateField.tsx';
 
 export interface OrderTicketRequest {
   mode: OrderTicketMode;
@@ -352,7 +353,7 @@ function Ticket({ request, onClose, api, clientCodes, permissions, onAccepted, k
               <label htmlFor={fieldId('validity')}>
                 <FormattedMessage id="ticket.validityDate" />
               </label>
-              <input {...fieldProps('validity')} type="date" value={form.validity.slice(0, 10)} onChange={(e) => change({ validity: e.target.value })} />
+              <DateField {...fieldProps('validity')} label={intl.formatMessage({ id: 'ticket.validityDate' })} value={form.validity.slice(0, 10)} onChange={(iso) => change({ validity: iso })} />
               {fieldError('validity')}
             </div>
           )}

@@ -10,6 +10,7 @@ import { deliveryDaysBetween, emptyOtcForm, validateOtcForm, type OtcField, type
 import { OtcSimulator } from './OtcSimulator.tsx';
 import { createIntentKeys, createOtcDeal } from './workflow-api.ts';
 import { WorkflowFormDialog } from './WorkflowFormDialog.tsx';
+import { DateField } from '../components/date-field/DateField.tsx';
 
 export interface OtcDealDialogProps {
   open: boolean;
@@ -151,8 +152,8 @@ export function OtcDealDialog({ open, onClose, clientCodes, assets, onRegistered
           <input {...inputProps('price')} inputMode="decimal" value={form.price} onChange={(event) => set('price', event.target.value)} />,
           asset ? t('workflow.field.step', { step: formatMinor(intl, asset.priceStep, asset.priceDecimals) }) : undefined,
         )}
-        {field('firstDeliveryDate', t('workflow.col.firstDeliveryDate'), <input {...inputProps('firstDeliveryDate')} type="date" value={form.firstDeliveryDate} onChange={(event) => set('firstDeliveryDate', event.target.value)} />)}
-        {field('lastDeliveryDate', t('workflow.col.lastDeliveryDate'), <input {...inputProps('lastDeliveryDate')} type="date" value={form.lastDeliveryDate} onChange={(event) => set('lastDeliveryDate', event.target.value)} />)}
+        {field('firstDeliveryDate', t('workflow.col.firstDeliveryDate'), <DateField {...inputProps('firstDeliveryDate')} label={t('workflow.col.firstDeliveryDate')} value={form.firstDeliveryDate} onChange={(iso) => set('firstDeliveryDate', iso)} />)}
+        {field('lastDeliveryDate', t('workflow.col.lastDeliveryDate'), <DateField {...inputProps('lastDeliveryDate')} label={t('workflow.col.lastDeliveryDate')} value={form.lastDeliveryDate} onChange={(iso) => set('lastDeliveryDate', iso)} />)}
         {field('noDeliveryDays', t('workflow.col.noDeliveryDays'), <input {...inputProps('noDeliveryDays')} inputMode="numeric" value={form.noDeliveryDays} onChange={(event) => set('noDeliveryDays', event.target.value)} />)}
       </div>
       <OtcSimulator draft={draft} asset={asset} />

@@ -14,6 +14,8 @@ export interface WorkflowActionsBarProps {
   instance: WorkflowInstance;
   /** The instance as the server now has it (after an action, or reloaded after a conflict). */
   onChanged: (instance: WorkflowInstance) => void;
+  /** An action the user took went through (before `onChanged` with its answer). */
+  onDone?: (action: WorkflowAction, after: WorkflowInstance) => void;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface WorkflowActionsBarProps {
  * again on what is there now. One idempotency key per intent: retrying the same action on the same
  * version sends the same key, so the server applies it once.
  */
-export function WorkflowActionsBar({ instance, onChanged }: WorkflowActionsBarProps) {
+export function WorkflowActionsBar({ instance, onChanged, onDone }: WorkflowActionsBarProps) {
   const intl = useIntl();
   const user = useUser();
   const canAct = useCanAct();
@@ -70,6 +72,7 @@ export function WorkflowActionsBar({ instance, onChanged }: WorkflowActionsBarPr
       const next = await sendWorkflowAction(instance, action, reason, key);
       keys.done();
       setNotice(intl.formatMessage({ id: 'workflow.actionDone' }, { action: values.action }));
+      onDone?.(action, next);
       onChanged(next);
     } catch (cause) {
       const refusal = toApiError(cause);

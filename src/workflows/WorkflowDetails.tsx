@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { WorkflowInstance } from '../../protocol/workflows.ts';
+import type { WorkflowAction, WorkflowInstance } from '../../protocol/workflows.ts';
 import { toApiError } from '../api/errors.ts';
 import { saveFile } from '../components/csv.ts';
 import { formatApiError } from '../i18n/format-error.ts';
@@ -54,7 +54,19 @@ export function ContractDownloadButton({ instance }: { instance: Extract<Workflo
 }
 
 /** One instance opened from its row: status and whom it waits on, the last reason, the actions the machine offers, the history. */
-export function WorkflowDetails({ instance, onChanged, onClose, extra }: { instance: WorkflowInstance; onChanged: (instance: WorkflowInstance) => void; onClose: () => void; extra?: ReactNode }) {
+export function WorkflowDetails({
+  instance,
+  onChanged,
+  onDone,
+  onClose,
+  extra,
+}: {
+  instance: WorkflowInstance;
+  onChanged: (instance: WorkflowInstance) => void;
+  onDone?: (action: WorkflowAction, after: WorkflowInstance) => void;
+  onClose: () => void;
+  extra?: ReactNode;
+}) {
   const intl = useIntl();
   const reasonText = useReasonText();
   const reason = reasonText(instance.reason);
@@ -80,7 +92,7 @@ export function WorkflowDetails({ instance, onChanged, onClose, extra }: { insta
       )}
       <WorkflowFacts instance={instance} />
       {/* Keyed by instance: its messages (done, or why a conflict reloaded it) stay while its version moves on. */}
-      <WorkflowActionsBar key={instance.instanceId} instance={instance} onChanged={onChanged} />
+      <WorkflowActionsBar key={instance.instanceId} instance={instance} onChanged={onChanged} {...(onDone ? { onDone } : {})} />
       <WorkflowTimeline instance={instance} />
     </section>
   );

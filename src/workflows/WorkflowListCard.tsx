@@ -1,10 +1,11 @@
 import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { WorkflowInstance } from '../../protocol/workflows.ts';
+import type { WorkflowAction, WorkflowInstance } from '../../protocol/workflows.ts';
 import { toApiError } from '../api/errors.ts';
 import { DataTable, type DataTableColumn, type DataTableSort, type RowDate } from '../components/DataTable.tsx';
 import { formatApiError } from '../i18n/format-error.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
+import { historyActionLabel, kindLabels } from './labels.ts';
 import type { WorkflowListState } from './workflow-live.ts';
 import { WorkflowDetails } from './WorkflowDetails.tsx';
 import '../pages/my-account/clearing-tabs.css';
@@ -34,7 +35,27 @@ export interface WorkflowListCardProps<T extends WorkflowInstance> {
 export function WorkflowListCard<T extends WorkflowInstance>({ id, title, state, rows, columns, dateOf, initialSort, empty, note, command, level = 2 }: WorkflowListCardProps<T>) {
   const intl = useIntl();
   const [openId, setOpenId] = useState<string | null>(null);
+  const [done, setDone] = useState<{ instanceId: string; message: string } | null>(null);
   const opened = rows.find((row) => row.instanceId === openId) ?? null;
+  // What the user just did, named: said here once its panel is gone (an approved item leaves the
+  // administrator's queue, and its panel with it); while the panel shows it, the panel says it.
+  const onDone = (action: WorkflowAction, after: WorkflowInstance) => {
+    const doneKey = historyActionLabel(action, after.kind);
+    setDone({
+      instanceId: after.instanceId,
+      message: intl.formatMessage(
+        { id: 'workflow.done' },
+        {
+          done: doneKey ? intl.formatMessage({ id: doneKey }) : action,
+          kind: intl.formatMessage({ id: kindLabels[after.kind] }),
+          instanceId: after.instanceId,
+          initiator: after.initiatorClient,
+          partner: after.partnerClient,
+        },
+      ),
+    });
+  };
+  const doneShown = done !== null && opened?.instanceId !== done.instanceId;
   const Heading = level === 2 ? 'h2' : 'h3';
   const detailsColumn: DataTableColumn<T> = {
     id: 'details',
@@ -60,6 +81,14 @@ export function WorkflowListCard<T extends WorkflowInstance>({ id, title, state,
         {note && <span className="muted small">{note}</span>}
         {command && <span className="workflow-command">{command}</span>}
       </div>
+      {doneShown && (
+        <div className="alert alert-success workflow-done" role="status">
+          <span>{done.message}</span>
+          <button type="button" className="button button-ghost button-small" onClick={() => setDone(null)}>
+            <FormattedMessage id="workflow.done.dismiss" />
+          </button>
+        </div>
+      )}
       {state.status === 'error' && (
         <div className="alert alert-error" role="alert">
           {formatApiError(intl, toApiError(state.error))}{' '}
@@ -79,7 +108,7 @@ export function WorkflowListCard<T extends WorkflowInstance>({ id, title, state,
         dateOf={dateOf}
         exportName={id}
       />
-      <div id={`${id}-details`}>{opened && <WorkflowDetails instance={opened} onChanged={state.apply} onClose={() => setOpenId(null)} />}</div>
+      <div id={`${id}-details`}>{opened && <WorkflowDetails instance={opened} onChanged={state.apply} onDone={onDone} onClose={() => setOpenId(null)} />}</div>
     </section>
   );
 }

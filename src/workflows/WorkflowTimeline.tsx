@@ -49,7 +49,7 @@ export function WorkflowTimeline({ instance }: { instance: Pick<WorkflowInstance
       ) : (
         <ol>
           {events.map((event) => {
-            const actionKey = historyActionLabel(event.action);
+            const actionKey = historyActionLabel(event.action, instance.kind);
             const reason = reasonText(event.reason);
             return (
               <li key={event.seq} data-seq={event.seq}>

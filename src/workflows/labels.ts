@@ -47,7 +47,22 @@ const historyActionLabels: Record<string, MessageKey> = {
   approveAtOnce: 'workflow.history.approveAtOnce',
 };
 
-export function historyActionLabel(action: string): MessageKey | null {
+/**
+ * The server records the first entry of every workflow as `create`; what happened differs by kind: an
+ * OTC deal is registered, a transfer, a margin activation or a whitelist change is requested, a
+ * contract is opened by its first upload (its own `upload` entry follows).
+ */
+const createLabels: Record<WorkflowKind, MessageKey> = {
+  otc: 'workflow.history.create',
+  transfer: 'workflow.history.request',
+  marginActivation: 'workflow.history.request',
+  contract: 'workflow.history.open',
+  whitelist: 'workflow.history.request',
+};
+
+/** The label of a history entry's action, as done, for the workflow's kind (the first entry, `create`, says what happened for that kind). */
+export function historyActionLabel(action: string, kind?: WorkflowKind): MessageKey | null {
+  if (action === 'create' && kind !== undefined) return createLabels[kind];
   return Object.hasOwn(historyActionLabels, action) ? historyActionLabels[action]! : null;
 }
 

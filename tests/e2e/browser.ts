@@ -29,12 +29,15 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(artefactsDir, `${name}.png`), fullPage: true });
 }
 
-/** Tables wider than a box they sit in (up to the page's main area), and a page that scrolls sideways. */
-export async function tableProblems(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+/**
+ * Tables wider than a box they sit in (up to the page's main area, or the `area` asked for, such as a
+ * dialog), and a page that scrolls sideways.
+ */
+export async function tableProblems(page: Page, area = 'main'): Promise<string[]> {
+  return page.evaluate((area) => {
     const problems: string[] = [];
-    const main = document.querySelector('main');
-    for (const table of document.querySelectorAll('main table, main [role="table"]')) {
+    const main = document.querySelector(area);
+    for (const table of document.querySelectorAll(`${area} table, ${area} [role="table"]`)) {
       const label = table.getAttribute('aria-label') ?? table.className;
       for (let box = table.parentElement; box; box = box.parentElement) {
         if (box.scrollWidth > box.clientWidth + 1) problems.push(`table "${label}": ${box.className || box.tagName} ${box.scrollWidth} > ${box.clientWidth}`);
@@ -44,5 +47,5 @@ export async function tableProblems(page: Page): Promise<string[]> {
     const root = document.documentElement;
     if (root.scrollWidth > root.clientWidth) problems.push(`the page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
     return problems;
-  });
+  }, area);
 }

@@ -47,10 +47,10 @@ const navLabels = {
   ro: ['Spațiu de lucru', 'Cont de tranzacționare', 'Contul meu', 'API'],
   en: ['Workspace', 'Trading account', 'My account', 'API'],
 } as const;
-/** The administrator's bar has the operator console's link too (issue 16), before API. */
+/** The administrator's bar has the operator console's and the QA player's links too (issue 16), before API. */
 const adminNavLabels = {
-  ro: ['Spațiu de lucru', 'Cont de tranzacționare', 'Contul meu', 'Operator', 'API'],
-  en: ['Workspace', 'Trading account', 'My account', 'Operator', 'API'],
+  ro: ['Spațiu de lucru', 'Cont de tranzacționare', 'Contul meu', 'Operator', 'Redare', 'API'],
+  en: ['Workspace', 'Trading account', 'My account', 'Operator', 'Replay', 'API'],
 } as const;
 const moreLabel = { ro: 'Mai multe', en: 'More' } as const;
 
@@ -144,6 +144,69 @@ describe('layout for traders’ screens', () => {
       });
     }
   }
+
+  it('keeps the orders history in its box, in the account tab and in the dialog, at 1280 and 1920 px; its dates typed in the language (broker1, ro and en)', { timeout: 120_000 }, async () => {
+    const words = {
+      ro: {
+        table: 'Ordine',
+        all: 'Toate ordinele',
+        history: 'Istoricul ordinului',
+        from: 'Sesiune de la',
+        format: 'zz.ll.aaaa',
+        impossible: '30.02.2020',
+        impossibleMessage: 'Această dată nu există. Scrieți-o ca zz.ll.aaaa.',
+        date: '05.03.2020',
+      },
+      en: {
+        table: 'Orders',
+        all: 'All orders',
+        history: 'History of order',
+        from: 'Session from',
+        format: 'dd/mm/yyyy',
+        impossible: '30/02/2020',
+        impossibleMessage: 'There is no such date. Write it as dd/mm/yyyy.',
+        date: '05/03/2020',
+      },
+    } as const;
+    for (const locale of ['ro', 'en'] as const) {
+      const { context, page } = await newPage(browser);
+      await signIn(page, t, 'broker1', locale);
+      for (const width of [1280, 1920] as const) {
+        await atWidth(page, width);
+        await page.goto(appUrl(t, locale, 'my-account/orders'));
+        await settle(page);
+        const table = page.getByRole('table', { name: words[locale].table, exact: true });
+        await table.locator('tbody tr').nth(orderIds.length - 1).waitFor({ timeout: 10_000 });
+        expect(await tableProblems(page), `account tab at ${width} px`).toEqual([]);
+        // The row's history is there whatever gave way.
+        expect(await table.getByRole('button', { name: `${words[locale].history} ${orderIds[0]}`, exact: true }).count()).toBe(1);
+        await screenshot(page, `orders-history-tab-${width}-broker1-${locale}`);
+        if (width === 1280) {
+          // The session filter's dates are typed in the page's language (never the browser's mm/dd/yyyy) and asked as ISO.
+          const from = page.getByLabel(words[locale].from, { exact: true });
+          expect(await from.getAttribute('placeholder')).toBe(words[locale].format);
+          await from.fill(words[locale].impossible);
+          await page.getByRole('alert').filter({ hasText: words[locale].impossibleMessage }).waitFor();
+          const asked = page.waitForRequest((request) => request.url().includes('/orders/history?') && request.url().includes('from=2020-03-05'));
+          await from.fill(words[locale].date);
+          await asked;
+          await from.blur();
+          expect(await from.inputValue()).toBe(words[locale].date);
+          await table.locator('tbody tr').nth(orderIds.length - 1).waitFor({ timeout: 10_000 });
+          await screenshot(page, `orders-history-date-filter-broker1-${locale}`);
+        }
+
+        await page.goto(appUrl(t, locale, 'trading/market/GAS-SPOT/assets/GSPOT-DA'));
+        await settle(page);
+        await page.getByRole('button', { name: words[locale].all, exact: true }).click();
+        await page.locator('.orders-dialog table tbody tr').nth(orderIds.length - 1).waitFor({ timeout: 10_000 });
+        expect(await tableProblems(page, '.orders-dialog'), `dialog at ${width} px`).toEqual([]);
+        await screenshot(page, `orders-history-dialog-${width}-broker1-${locale}`);
+        await page.keyboard.press('Escape');
+      }
+      await context.close();
+    }
+  });
 
   it('draws own orders one line a row, codes whole on hover, actions as named icon buttons (ro)', async () => {
     const { context, page } = await newPage(browser);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogues, type MessageKey } from '../../src/i18n/messages/index.ts';
 import type { TestServer } from '../helpers/test-server.ts';
 import { appUrl, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
-import { screenshot } from './browser.ts';
+import { screenshot, tableProblems } from './browser.ts';
 
 /**
  * Issue 15's "Done when", in Chromium, in Romanian and in English: broker1 (RO-HIDRO, RO-GAZEST),
@@ -86,17 +86,35 @@ async function details(page: Page, locale: Locale, instanceId: string): Promise<
 
 /**
  * Clicks an action the machine offers in the opened panel, and confirms it in the dialog. The panel
- * says it is done, except in an approval queue: the approved instance leaves the queue, and its panel with it.
+ * says it is done, except in an approval queue: the approved instance leaves the queue, and its panel
+ * with it; the queue's card then says what was approved.
  */
 async function act(page: Page, locale: Locale, panel: Locator, action: 'activate' | 'acceptActivation' | 'accept' | 'approve', leavesList = false): Promise<void> {
   const label = m(locale, `workflow.action.${action}`);
+  const instanceId = (await panel.getAttribute('aria-label'))?.split(' ').at(-1) ?? '';
   await panel.locator(`button[data-action="${action}"]`).click();
   const confirm = page.getByRole('alertdialog', { name: m(locale, 'workflow.confirm.title', { action: label }) });
   await confirm.waitFor();
   await confirm.getByRole('button', { name: label, exact: true }).click();
   await confirm.waitFor({ state: 'detached' });
-  if (leavesList) await panel.waitFor({ state: 'detached', timeout: 10_000 });
-  else await panel.getByRole('status').filter({ hasText: m(locale, 'workflow.actionDone', { action: label }) }).waitFor({ timeout: 10_000 });
+  if (leavesList) {
+    // Its card then names what was done (the panel that said it is gone).
+    await panel.waitFor({ state: 'detached', timeout: 10_000 });
+    const done = page.locator('.workflow-done[role="status"]').filter({ hasText: instanceId });
+    await done.waitFor({ timeout: 10_000 });
+    expect(await done.textContent()).toContain(m(locale, `workflow.history.${action}`));
+  } else await panel.getByRole('status').filter({ hasText: m(locale, 'workflow.actionDone', { action: label }) }).waitFor({ timeout: 10_000 });
+}
+
+/** Workflow status chips cut in a table cell (an ellipsis, or a chip wider than its cell). */
+async function chipsCut(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('main table td .workflow-chip')].flatMap((chip) => {
+      const cell = chip.closest('td')!;
+      const cut = cell.scrollWidth > cell.clientWidth + 1 || chip.scrollWidth > chip.clientWidth + 1 || chip.getBoundingClientRect().right > cell.getBoundingClientRect().right + 1;
+      return cut ? [`"${chip.textContent}" ${chip.scrollWidth}/${cell.clientWidth}`] : [];
+    }),
+  );
 }
 
 /** The history's entries, oldest first, as text. */
@@ -193,9 +211,17 @@ describe('post-trade workflows between two brokers and the administrator', () =>
           await dialog.locator('#otc-way').selectOption('bid');
           await dialog.locator('#otc-qty').fill('10');
           await dialog.locator('#otc-price').fill(price);
-          await dialog.locator('#otc-firstDeliveryDate').fill('2027-01-01');
-          await dialog.locator('#otc-lastDeliveryDate').fill('2027-01-31');
+          // Dates are typed in the page's language (zz.ll.aaaa, dd/mm/yyyy); an impossible one is said at once.
+          const date = (day: string) => (locale === 'ro' ? `${day}.01.2027` : `${day}/01/2027`);
+          const first = dialog.locator('#otc-firstDeliveryDate');
+          expect(await first.getAttribute('placeholder')).toBe(locale === 'ro' ? 'zz.ll.aaaa' : 'dd/mm/yyyy');
+          await first.fill(locale === 'ro' ? '31.02.2027' : '31/02/2027');
+          await dialog.getByRole('alert').filter({ hasText: m(locale, 'dateField.impossible', { format: locale === 'ro' ? 'zz.ll.aaaa' : 'dd/mm/yyyy' }) }).waitFor();
+          expect(await first.getAttribute('aria-invalid')).toBe('true');
+          await first.fill(date('01'));
+          await dialog.locator('#otc-lastDeliveryDate').fill(date('31'));
           expect(await dialog.locator('#otc-noDeliveryDays').inputValue()).toBe('31');
+          expect(await first.getAttribute('aria-invalid')).toBeNull();
           return dialog;
         };
         const keysBefore = new Set(await b1.page.getByRole('table', { name: otcTable, exact: true }).locator('tbody tr[data-row-key]').evaluateAll((rows) => rows.map((each) => each.getAttribute('data-row-key'))));
@@ -303,16 +329,28 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         const b2Contract = await details(b2.page, locale, contractId);
         await shot(b2, 'contract-partner-accept');
         await act(b2.page, locale, b2Contract, 'accept');
+        // The longest status ('În așteptarea aprobării administratorului') is read whole in the table, at 1280 and 1920 px.
+        const awaiting = row(b2.page, contractTable, contractId).filter({ hasText: tab('contract.status.AWAITING_ADMIN_APPROVAL') });
+        await awaiting.waitFor({ timeout: 10_000 });
+        for (const width of [1280, 1920]) {
+          await b2.page.setViewportSize({ width, height: 1000 });
+          await b2.page.waitForTimeout(150);
+          expect(await chipsCut(b2.page), `status chips at ${width} px`).toEqual([]);
+          expect(await tableProblems(b2.page), `tables at ${width} px`).toEqual([]);
+          await screenshot(b2.page, `workflows-contract-awaiting-admin-${locale}-${width}`);
+        }
+        await b2.page.setViewportSize({ width: 1280, height: 860 });
         await openTab(admin, locale, 'approvals');
         const contractQueue = tab('workflow.approvals.contract');
         await row(admin.page, contractQueue, contractId).waitFor({ timeout: 10_000 });
         await act(admin.page, locale, await details(admin.page, locale, contractId), 'approve', true);
         await row(admin.page, contractQueue, contractId).waitFor({ state: 'detached', timeout: 10_000 });
+        await shot(admin, 'approvals-contract-done');
         await b2Contract.locator('.workflow-chip').filter({ hasText: tab('contract.status.FINALIZED') }).waitFor({ timeout: 10_000 });
         await expectHistory(
           b2Contract,
           [
-            ['workflow.history.create', 'Andrei Popescu'],
+            ['workflow.history.open', 'Andrei Popescu'],
             ['workflow.history.upload', 'Andrei Popescu'],
             ['workflow.history.accept', 'Mihai Ionescu'],
             ['workflow.history.approve', 'Exchange Operator'],
@@ -361,7 +399,7 @@ describe('post-trade workflows between two brokers and the administrator', () =>
           await expectHistory(
             panel,
             [
-              ['workflow.history.create', 'Andrei Popescu'],
+              ['workflow.history.request', 'Andrei Popescu'],
               ['workflow.history.accept', 'Mihai Ionescu'],
               ['workflow.history.approve', 'Exchange Operator'],
             ],
@@ -414,7 +452,7 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         await expectHistory(
           b2RequestPanel,
           [
-            ['workflow.history.create', 'Andrei Popescu'],
+            ['workflow.history.request', 'Andrei Popescu'],
             ['workflow.history.approve', 'Mihai Ionescu'],
           ],
           locale,

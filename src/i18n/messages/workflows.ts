@@ -23,6 +23,8 @@ export const workflowsEn = {
   'workflow.actions': 'Actions',
   'workflow.noActions': 'Nothing here is yours to do now.',
   'workflow.actionDone': 'Done: {action}.',
+  'workflow.done': '{done}: {kind} {instanceId} between {initiator} and {partner}.',
+  'workflow.done.dismiss': 'Dismiss',
   'workflow.conflictReloaded': 'Reloaded as it is now: check it and decide again.',
 
   'workflow.waitingOn.initiator': 'Waiting on the initiator',
@@ -58,6 +60,7 @@ export const workflowsEn = {
   'workflow.history.approveWithoutChecks': 'Approved without checks',
   'workflow.history.create': 'Registered',
   'workflow.history.request': 'Requested',
+  'workflow.history.open': 'Opened',
   'workflow.history.upload': 'Uploaded',
   'workflow.history.expire': 'Expired (limit date passed)',
   'workflow.history.checksFailed': 'Checks failed',
@@ -187,6 +190,8 @@ export const workflowsRo: Record<keyof typeof workflowsEn, string> = {
   'workflow.actions': 'Acțiuni',
   'workflow.noActions': 'Nicio acțiune nu vă revine acum.',
   'workflow.actionDone': 'Efectuat: {action}.',
+  'workflow.done': '{done} efectuată. {kind} {instanceId} între {initiator} și {partner}.',
+  'workflow.done.dismiss': 'Închide',
   'workflow.conflictReloaded': 'Reîncărcată așa cum este acum: verificați și decideți din nou.',
 
   'workflow.waitingOn.initiator': 'Așteaptă inițiatorul',
@@ -222,6 +227,7 @@ export const workflowsRo: Record<keyof typeof workflowsEn, string> = {
   'workflow.history.approveWithoutChecks': 'Aprobare fără verificări',
   'workflow.history.create': 'Înregistrare',
   'workflow.history.request': 'Cerere',
+  'workflow.history.open': 'Deschidere',
   'workflow.history.upload': 'Încărcare',
   'workflow.history.expire': 'Expirare (data limită a trecut)',
   'workflow.history.checksFailed': 'Verificări nereușite',

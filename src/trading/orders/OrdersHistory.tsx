@@ -4,7 +4,8 @@ import { orderStatuses, ways } from '../../../protocol/enums.ts';
 import type { Order } from '../../../protocol/market-data.ts';
 import type { AssetSpecification, Market } from '../../../protocol/reference.ts';
 import { toApiError } from '../../api/errors.ts';
-import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
+import { CodeCell, DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
+import { HistoryIcon } from '../../components/icons.tsx';
 import { orderStatusColumn } from './order-columns.tsx';
 import { enumLabelKey, orderStatusLabelKey } from '../../i18n/enum-labels.ts';
 import { formatApiError } from '../../i18n/format-error.ts';
@@ -14,6 +15,7 @@ import { OrderTimelineButton } from '../timeline/OrderTimelineButton.tsx';
 import { noFilters, orderHistoryApi, type OrderHistoryApi, type OrderHistoryFilters } from './orders-history.api.ts';
 import './Orders.css';
 import { useLocalName } from '../../i18n/reference-names.ts';
+import { DateField } from '../../components/date-field/DateField.tsx';
 
 /** Rows fetched per request; "show more" fetches the next ones. */
 export const HISTORY_PAGE = 100;
@@ -79,8 +81,16 @@ export function OrdersHistory({ markets, assets, clientCodes, initialFilters, ap
   const price = (order: Order, value: number | null) => (value === null ? '—' : formatMinor(intl, value, byId.get(order.assetId)?.priceDecimals ?? 2));
   const qty = (order: Order, value: number) => formatMinor(intl, value, byId.get(order.assetId)?.quantityDecimals ?? 0);
   const columns: DataTableColumn<Order>[] = [
-    { id: 'orderId', header: <FormattedMessage id="orders.orderId" />, sortValue: (o) => Number(o.orderId), cell: (o) => <span className="mono small">{o.orderId}</span> },
-    { id: 'asset', header: <FormattedMessage id="orders.asset" />, sortValue: (o) => byId.get(o.assetId)?.code ?? o.assetId, cell: (o) => byId.get(o.assetId)?.code ?? o.assetId },
+    // Columns that give way in a narrow box (docs/trading-screens.md, "Orders history"): the order id
+    // (it is in the history's title and its button's name) below 760 px, traded price, session and
+    // last update below 1000 px; codes are cut with an ellipsis, whole on hover.
+    { id: 'orderId', header: <FormattedMessage id="orders.orderId" />, priority: 2, sortValue: (o) => Number(o.orderId), cell: (o) => <CodeCell value={o.orderId} className="mono small" /> },
+    {
+      id: 'asset',
+      header: <FormattedMessage id="orders.asset" />,
+      sortValue: (o) => byId.get(o.assetId)?.code ?? o.assetId,
+      cell: (o) => <CodeCell value={byId.get(o.assetId)?.code ?? o.assetId} />,
+    },
     {
       id: 'way',
       header: <FormattedMessage id="orders.way" />,
@@ -93,18 +103,19 @@ export function OrdersHistory({ markets, assets, clientCodes, initialFilters, ap
     },
     { id: 'price', header: <FormattedMessage id="orders.price" />, align: 'end', sortValue: (o) => o.price, cell: (o) => <span className="mono">{price(o, o.price)}</span> },
     { id: 'qty', header: <FormattedMessage id="orders.quantity" />, align: 'end', sortValue: (o) => o.qty, cell: (o) => <span className="mono">{qty(o, o.qty)}</span> },
-    { id: 'traded', header: <FormattedMessage id="orders.traded" />, align: 'end', sortValue: (o) => o.tradedQty, cell: (o) => <span className="mono">{qty(o, o.tradedQty)}</span> },
+    { id: 'traded', header: <FormattedMessage id="orders.traded" />, align: 'end', priority: 2, sortValue: (o) => o.tradedQty, cell: (o) => <span className="mono">{qty(o, o.tradedQty)}</span> },
     {
       id: 'tradedPrice',
       header: <FormattedMessage id="ordersHistory.tradedPrice" />,
       align: 'end',
+      priority: 3,
       sortValue: (o) => o.tradedPrice,
       cell: (o) => <span className="mono">{price(o, o.tradedPrice)}</span>,
     },
-    { id: 'client', header: <FormattedMessage id="orders.client" />, sortValue: (o) => o.clientCode, cell: (o) => o.clientCode },
+    { id: 'client', header: <FormattedMessage id="orders.client" />, sortValue: (o) => o.clientCode, cell: (o) => <CodeCell value={o.clientCode} /> },
     orderStatusColumn,
-    { id: 'session', header: <FormattedMessage id="ordersHistory.sessionDate" />, sortValue: (o) => o.sessionDate, cell: (o) => <span className="small">{formatCalendarDate(intl, o.sessionDate)}</span> },
-    { id: 'updated', header: <FormattedMessage id="orders.updated" />, sortValue: (o) => o.lastModifiedAt, cell: (o) => <span className="small">{formatExchangeDateTime(intl, o.lastModifiedAt)}</span> },
+    { id: 'session', header: <FormattedMessage id="ordersHistory.sessionDate" />, priority: 3, sortValue: (o) => o.sessionDate, cell: (o) => <span className="small">{formatCalendarDate(intl, o.sessionDate)}</span> },
+    { id: 'updated', header: <FormattedMessage id="orders.updated" />, priority: 3, sortValue: (o) => o.lastModifiedAt, cell: (o) => <span className="small">{formatExchangeDateTime(intl, o.lastModifiedAt)}</span> },
     {
       id: 'actions',
       header: <FormattedMessage id="orders.actions" />,
@@ -112,11 +123,12 @@ export function OrdersHistory({ markets, assets, clientCodes, initialFilters, ap
         <span className="row-actions">
           <button
             type="button"
-            className="button button-small button-secondary"
+            className="icon-button row-action"
             onClick={() => setHistoryOf(o.orderId)}
             aria-label={intl.formatMessage({ id: 'ordersHistory.historyOf' }, { orderId: o.orderId })}
+            title={intl.formatMessage({ id: 'ordersHistory.historyOf' }, { orderId: o.orderId })}
           >
-            <FormattedMessage id="ordersHistory.history" />
+            <HistoryIcon />
           </button>
           <OrderTimelineButton orderId={o.orderId} assets={assets} variant="icon" />
         </span>
@@ -140,7 +152,7 @@ export function OrdersHistory({ markets, assets, clientCodes, initialFilters, ap
   const date = (key: 'from' | 'to', label: string) => (
     <div className="field">
       <label htmlFor={`${formId}-${key}`}>{label}</label>
-      <input id={`${formId}-${key}`} type="date" value={filters[key]} onChange={(event) => change(key, event.target.value)} />
+      <DateField id={`${formId}-${key}`} compact label={label} value={filters[key]} onChange={(iso) => change(key, iso)} />
     </div>
   );
 

@@ -160,7 +160,7 @@ export function describeEntry(format: EntryFormat, entry: OrderTimelineEntry): E
       };
     case 'workflow': {
       const statusKey = statusLabelKey(entry.workflowKind, entry.status, intl.messages);
-      const actionKey = entry.lastAction ? historyActionLabel(entry.lastAction.action) : null;
+      const actionKey = entry.lastAction ? historyActionLabel(entry.lastAction.action, entry.workflowKind) : null;
       return {
         label: say(intl, 'orderTimeline.kind.workflow', { workflow: say(intl, kindLabels[entry.workflowKind]) }),
         lines: [

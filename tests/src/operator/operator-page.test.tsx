@@ -119,5 +119,10 @@ describe('operator route', () => {
     const link = screen.getByRole('link', { name: 'Operator' });
     expect(link.getAttribute('href')).toBe('/session/en/operator');
     expect(link.getAttribute('aria-current')).toBe('page');
+    // The administrator may replay sessions (docs/qa-replay.md): the QA player is in its bar too, before API.
+    const replay = screen.getByRole('link', { name: 'Replay' });
+    expect(replay.getAttribute('href')).toBe('/session/en/qa/replay');
+    const bar = [...document.querySelectorAll('.main-nav .main-nav-link')].map((element) => element.textContent);
+    expect(bar).toEqual(['Workspace', 'Trading account', 'My account', 'Operator', 'Replay', 'API']);
   });
 });

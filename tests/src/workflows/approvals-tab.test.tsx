@@ -84,4 +84,33 @@ describe('approvals tab', () => {
     expect(tableRows('Transaction contracts')[0]).toEqual(expect.arrayContaining(['1003']));
     expect(fetchMock.mock.calls.filter(([url]) => String(url).includes('/workflows'))).toHaveLength(1);
   });
+
+  it('says what was approved once the approved item has left its queue, in English and Romanian', async () => {
+    const approved = instance('otc', [['activate', broker1], ['acceptActivation', broker2], ['approve', admin]], { instanceId: 'WF-OTC-7' });
+    for (const [locale, approve, expected] of [
+      ['en', 'Approve', 'Approved: OTC deal WF-OTC-7 between RO-HIDRO and RO-TERMO.'],
+      ['ro', 'Aprobați', 'Aprobare efectuată. Tranzacția OTC WF-OTC-7 între RO-HIDRO și RO-TERMO.'],
+    ] as const) {
+      stubApi({
+        [workflowRoutes.list]: { body: { instances: [otcQueued] } },
+        '/assets': { body: { assets: [] } },
+        [`POST ${workflowRoutes.action('WF-OTC-7')}`]: { body: approved },
+      });
+      currentUser = admin;
+      renderWithDialogs(locale, <ApprovalsTab />);
+      const details = await screen.findByRole('button', { name: locale === 'en' ? 'Details of WF-OTC-7' : 'Detaliile pentru WF-OTC-7' });
+      fireEvent.click(details);
+      fireEvent.click(screen.getByRole('button', { name: approve }));
+      const dialog = await screen.findByRole('alertdialog');
+      fireEvent.click(within(dialog).getByRole('button', { name: approve }));
+      // The deal leaves the queue, and its panel with it; the card names what was done.
+      const done = await screen.findByRole('status');
+      expect(done.textContent).toContain(expected);
+      expect(screen.queryByRole('region', { name: /WF-OTC-7/ })).toBeNull();
+      expect(screen.queryByRole('button', { name: locale === 'en' ? 'Details of WF-OTC-7' : 'Detaliile pentru WF-OTC-7' })).toBeNull();
+      fireEvent.click(within(done).getByRole('button'));
+      expect(screen.queryByRole('status')).toBeNull();
+      cleanup();
+    }
+  });
 });

@@ -15,6 +15,11 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** The row's quantity input (the table's only text box; the From/To date fields are text boxes too). */
+async function quantityBox(): Promise<HTMLElement> {
+  return within(await screen.findByRole('table')).findByRole('textbox');
+}
+
 describe('nominations tab', () => {
   it('edits an open nomination: the PUT carries the quantity in minor units and the row shows what the server saved', async () => {
     const saved = { ...open, nominatedQty: 180_500, updatedAt: '2098-12-31T11:00:00.000Z', updatedBy: 'broker1' };
@@ -54,17 +59,17 @@ describe('nominations tab', () => {
       [`PUT ${clearingRoutes.nominations}/NOM1`]: { body: nominationSchema.parse({ ...open, nominatedQty: 99_250, updatedAt: '2098-12-31T12:00:00.000Z' }) },
     });
     renderIn('ro', <NominationsTab />);
-    const input = (await screen.findByRole('textbox')) as HTMLInputElement;
+    const input = (await quantityBox()) as HTMLInputElement;
     expect(input.value).toBe('240,000');
     fireEvent.change(input, { target: { value: '99,25' } });
     fireEvent.click(screen.getByRole('button', { name: 'Salvați' }));
-    await waitFor(() => expect((screen.getByRole('textbox') as HTMLInputElement).value).toBe('99,250'));
+    await waitFor(() => expect((within(screen.getByRole('table')).getByRole('textbox') as HTMLInputElement).value).toBe('99,250'));
     const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT')!;
     expect(JSON.parse(String(put[1]?.body))).toEqual({ nominatedQty: 99_250 });
     // Too many decimals for the asset: not sent.
-    fireEvent.change(screen.getByRole('textbox'), { target: { value: '1,2345' } });
+    fireEvent.change(within(screen.getByRole('table')).getByRole('textbox'), { target: { value: '1,2345' } });
     expect((screen.getByRole('button', { name: 'Salvați' }) as HTMLButtonElement).disabled).toBe(true);
-    expect(screen.getByRole('textbox').getAttribute('aria-invalid')).toBe('true');
+    expect(within(screen.getByRole('table')).getByRole('textbox').getAttribute('aria-invalid')).toBe('true');
   });
 
   it('shows the server’s refusal beside the row', async () => {
@@ -73,7 +78,7 @@ describe('nominations tab', () => {
       [`PUT ${clearingRoutes.nominations}/NOM1`]: { status: 403, body: { error: { code: 'ACCOUNT_CLIENT_FORBIDDEN', params: { clientCode: 'RO-HIDRO' } } } },
     });
     renderIn('ro', <NominationsTab />);
-    fireEvent.change(await screen.findByRole('textbox'), { target: { value: '1' } });
+    fireEvent.change(await quantityBox(), { target: { value: '1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Salvați' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Nu puteți vedea contul clientului RO-HIDRO.');
   });

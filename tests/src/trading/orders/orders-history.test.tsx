@@ -103,6 +103,32 @@ describe('the orders table with filters', () => {
     await waitFor(() => expect(api.history).toHaveBeenLastCalledWith(noFilters, 0, HISTORY_PAGE, expect.anything()));
   });
 
+  it('lets its least needed columns give way in a narrow box; the history is a named icon button', async () => {
+    const api = fakeApi(() => ({ items: [traded], total: 1, offset: 0, limit: HISTORY_PAGE }));
+    renderHistory(api);
+    const table = await screen.findByRole('table', { name: 'Orders' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(2));
+    const headers = within(table).getAllByRole('columnheader');
+    const priorityOf = (th: HTMLElement) => /col-priority-(\d)/.exec(th.className)?.[1] ?? '-';
+    expect(headers.map((th) => `${(th.textContent ?? '').replace(/[▲▼]/g, '')}:${priorityOf(th)}`)).toEqual([
+      'Order:2',
+      'Asset:-',
+      'Direction:-',
+      'Price:-',
+      'Quantity:-',
+      'Traded:2',
+      'Avg. traded price:3',
+      'Client:-',
+      'Status:-',
+      'Session:3',
+      'Last change:3',
+      'Actions:-',
+    ]);
+    const history = within(table).getByRole('button', { name: 'History of order 7' });
+    expect(history.getAttribute('title')).toBe('History of order 7');
+    expect(history.textContent).toBe('');
+  });
+
   it('says when the dates are the wrong way round instead of asking the server', async () => {
     const api = fakeApi(() => ({ items: [], total: 0, offset: 0, limit: HISTORY_PAGE }));
     renderHistory(api);

@@ -1,0 +1,71 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestServer } from '../helpers/test-server.ts';
+import { appUrl, newPage, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { artefactsDir, tableProblems } from './browser.ts';
+
+// The screens of the date field, the orders history, the administrator's header and the workflow
+// tables, as broker1 and the administrator see them, in Romanian and English, at 1280x800 and
+// 1920x1080: nothing wider than its box, no browser date input in sight, the administrator's Replay
+// link. Screenshots `screens-<page>-<width>-<user>-<locale>.png`.
+
+let t: TestServer;
+let browser: Browser;
+beforeAll(async () => {
+  ({ t, browser } = await startAppAndBrowser());
+  const broker1 = await t.login('broker1');
+  let key = 0;
+  for (const [way, price, clientCode] of [
+    ['bid', 11000, 'RO-HIDRO'],
+    ['ask', 19500, 'RO-GAZEST'],
+  ] as const) {
+    const result = await t.post('/orders', { idempotencyKey: `e2e-screens-${++key}`, assetId: 'GSPOT-DA', way, price, qty: 120, clientCode, validityType: 'day' }, broker1);
+    expect(result.status, JSON.stringify(result.body)).toBe(201);
+  }
+});
+afterAll(() => stopAppAndBrowser(t, browser));
+
+const sizes = [
+  { width: 1280, height: 800 },
+  { width: 1920, height: 1080 },
+] as const;
+const pages = {
+  broker1: ['my-account/orders', 'my-account/transactions', 'my-account/transaction-contracts', 'my-account/otc-transactions'],
+  admin: ['my-account/orders', 'my-account/approvals', 'my-account/transaction-contracts', 'operator'],
+} as const;
+const replay = { ro: 'Redare', en: 'Replay' } as const;
+
+describe('changed screens as broker1 and the administrator', () => {
+  for (const username of ['broker1', 'admin'] as const) {
+    for (const locale of ['ro', 'en'] as const) {
+      it(`fit their boxes and type dates in the page's language (${username}, ${locale})`, { timeout: 120_000 }, async () => {
+        const { context, page } = await newPage(browser);
+        await signIn(page, t, username, locale);
+        for (const size of sizes) {
+          await page.setViewportSize(size);
+          for (const path of pages[username]) {
+            await page.goto(appUrl(t, locale, path));
+            await settle(page);
+            const where = `${path} at ${size.width} px`;
+            expect(await tableProblems(page), where).toEqual([]);
+            // Every date is the app's own field; the browser's date inputs only lend their picker, unseen and out of reach.
+            const native = await page.locator('main input[type="date"]').evaluateAll((inputs) =>
+              inputs.map((input) => ({ opacity: getComputedStyle(input).opacity, tabIndex: (input as HTMLInputElement).tabIndex, hidden: input.getAttribute('aria-hidden') })),
+            );
+            for (const input of native) expect(input, where).toEqual({ opacity: '0', tabIndex: -1, hidden: 'true' });
+            const typed = page.locator('main .date-field-input');
+            if ((await typed.count()) > 0) expect(await typed.first().getAttribute('placeholder'), where).toBe(locale === 'ro' ? 'zz.ll.aaaa' : 'dd/mm/yyyy');
+            const link = page.locator('.main-nav .main-nav-link', { hasText: replay[locale] });
+            expect(await link.count(), where).toBe(username === 'admin' ? 1 : 0);
+            if (username === 'admin') expect(await link.isVisible(), where).toBe(true);
+            mkdirSync(artefactsDir, { recursive: true });
+            await page.screenshot({ path: join(artefactsDir, `screens-${path.replace(/\//g, '-')}-${size.width}-${username}-${locale}.png`) });
+          }
+        }
+        await context.close();
+      });
+    }
+  }
+});
