@@ -8,7 +8,13 @@
  *   (a CONNECT the recording has no answer for gets a synthetic CONNECTED);
  * - a recorded MESSAGE goes to the subscription the client made for that destination, mapped by
  *   order: the k-th SUBSCRIBE to a destination in the recording is the k-th SUBSCRIBE to it now.
- *   A MESSAGE waits until the client has made that subscription;
+ *   A MESSAGE waits until the client has made that subscription. A recorded subscription the client
+ *   does not make (the recording's view left and opened again, or two views watched one topic; the
+ *   replaying stack keeps one subscription) is played into the client's latest live subscription to
+ *   the destination once the client has been quiet for `resubscribeGraceMs` (it would have made its own
+ *   by then: its frames reach the player 4 ms after it sends them), and the later ordinals shift by one.
+ *   While another recorded subscription to the destination that is mapped to the same client
+ *   subscription is still open in the recording, the messages of the latter are copies: skipped;
  * - `@close` closes the client's socket (except the client's own close that ends the session);
  *   `@heartbeat` sends a heart-beat; RECEIPTs are answered
  *   live for every client frame that asks for one (DISCONNECT included, then the socket closes).
@@ -37,8 +43,15 @@ export interface PlayerOptions {
   paused?: boolean;
   /** 'off' answers CONNECT with heart-beat 0,0 and skips recorded heart-beats. Default 'recorded'. */
   heartbeats?: 'recorded' | 'off';
+  /**
+   * How long the client must have sent nothing before a recorded SUBSCRIBE it has not repeated is
+   * mapped onto its live subscription to the same destination (see above). Default 200 ms.
+   */
+  resubscribeGraceMs?: number;
   now?: () => number;
 }
+
+const DEFAULT_RESUBSCRIBE_GRACE_MS = 200;
 
 export interface DeliveredFrame {
   /** Index in the timeline (inbound frames the player sends or acts on). */
@@ -73,6 +86,8 @@ interface TimelineEntry {
   /** For MESSAGE: destination and the ordinal of its recorded subscription. */
   destination?: string;
   ordinal?: number;
+  /** For MESSAGE: the ordinals of the other recorded subscriptions to the destination open on its socket then. */
+  concurrent?: number[];
   /** A client-made close with nothing after it: skipped. */
   trailingClientClose?: boolean;
 }
@@ -88,6 +103,26 @@ interface LiveSocket {
 
 type Gate = 'open' | 'skip' | string;
 
+/** A subscription the replaying client made. */
+interface ClientSubscription {
+  id: string;
+  socket: number;
+  active: boolean;
+}
+
+/** Where a recorded MESSAGE goes now. */
+type Route =
+  | { kind: 'open'; index: number }
+  /** Mapped onto a live client subscription (`alias` when that mapping is new). */
+  | { kind: 'skip'; alias?: number }
+  | { kind: 'wait'; what: string; graceEndsAt?: number };
+
+/** Per destination: recorded ordinals played into a client subscription they were not made as. */
+interface DestinationMapping {
+  /** recorded ordinal -> index in the client's subscriptions to the destination */
+  aliases: Map<number, number>;
+}
+
 class RecordingPlayer implements Player {
   private readonly server: Server;
   private readonly timeline: TimelineEntry[] = [];
@@ -95,8 +130,14 @@ class RecordingPlayer implements Player {
   private readonly now: () => number;
   private readonly heartbeats: 'recorded' | 'off';
   private readonly lastRecordedConnected: StompFrameData | undefined;
-  /** destination -> client subscription ids, in the order the client made them. */
-  private readonly clientSubscriptions = new Map<string, string[]>();
+  /** destination -> client subscriptions, in the order the client made them. */
+  private readonly clientSubscriptions = new Map<string, ClientSubscription[]>();
+  private readonly mappings = new Map<string, DestinationMapping>();
+  private readonly resubscribeGraceMs: number;
+  /** When the client last sent a frame or opened a socket. */
+  private lastClientActivity: number;
+  /** The timeline index the player waits at, and since when. */
+  private waitAt: { index: number; since: number } | undefined;
   private live: LiveSocket | undefined;
   private socketCount = 0;
   private index = 0;
@@ -121,6 +162,8 @@ class RecordingPlayer implements Player {
     this.speed = options.speed ?? 'max';
     this.isPaused = options.paused ?? false;
     this.heartbeats = options.heartbeats ?? 'recorded';
+    this.resubscribeGraceMs = options.resubscribeGraceMs ?? DEFAULT_RESUBSCRIBE_GRACE_MS;
+    this.lastClientActivity = this.now();
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.delivered$ = this.deliveredSubject.asObservable();
     const frames = typeof options.recording === 'string' ? parseRecording(options.recording) : [...options.recording];
@@ -152,6 +195,14 @@ class RecordingPlayer implements Player {
   /** Builds the timeline and the recorded subscription ordinals; returns the last CONNECTED. */
   private buildTimeline(frames: RecordedFrame[]): StompFrameData | undefined {
     const ordinalOf = new Map<string, { destination: string; ordinal: number }>();
+    /** `socket|destination` -> ordinals of the recorded subscriptions open there. */
+    const open = new Map<string, number[]>();
+    const openOn = (socket: number, destination: string): number[] => {
+      const key = `${socket}|${destination}`;
+      let list = open.get(key);
+      if (!list) open.set(key, (list = []));
+      return list;
+    };
     const countPerDestination = new Map<string, number>();
     const nextOrdinal = (destination: string): number => {
       const n = countPerDestination.get(destination) ?? 0;
@@ -163,7 +214,14 @@ class RecordingPlayer implements Player {
       if (frame.dir === 'out') {
         if (frame.command === 'SUBSCRIBE' && frame.headers['id'] !== undefined && frame.headers['destination'] !== undefined) {
           const key = `${frame.socket}|${frame.headers['id']}`;
-          ordinalOf.set(key, { destination: frame.headers['destination'], ordinal: nextOrdinal(frame.headers['destination']) });
+          const mapped = { destination: frame.headers['destination'], ordinal: nextOrdinal(frame.headers['destination']) };
+          ordinalOf.set(key, mapped);
+          openOn(frame.socket, mapped.destination).push(mapped.ordinal);
+        }
+        if (frame.command === 'UNSUBSCRIBE' && frame.headers['id'] !== undefined) {
+          const mapped = ordinalOf.get(`${frame.socket}|${frame.headers['id']}`);
+          const list = mapped && openOn(frame.socket, mapped.destination);
+          if (mapped && list?.includes(mapped.ordinal)) list.splice(list.indexOf(mapped.ordinal), 1);
         }
         continue;
       }
@@ -184,7 +242,8 @@ class RecordingPlayer implements Player {
             mapped = { destination, ordinal: nextOrdinal(destination) };
             ordinalOf.set(key, mapped);
           }
-          this.timeline.push({ frame, destination: mapped.destination, ordinal: mapped.ordinal });
+          const concurrent = (open.get(`${frame.socket}|${mapped.destination}`) ?? []).filter((ordinal) => ordinal !== mapped.ordinal);
+          this.timeline.push({ frame, destination: mapped.destination, ordinal: mapped.ordinal, concurrent });
           break;
         }
         default:
@@ -207,6 +266,7 @@ class RecordingPlayer implements Player {
   private onConnection(socket: MockSocket): void {
     const live: LiveSocket = { n: ++this.socketCount, socket, open: true, connectPending: false, stompConnected: false, parser: new StompFrameParser() };
     this.live = live;
+    this.lastClientActivity = this.now();
     socket.on('message', (data) => {
       for (const item of live.parser.push(data as string | ArrayBuffer)) if (item !== 'heartbeat') this.onClientFrame(live, item);
     });
@@ -215,6 +275,7 @@ class RecordingPlayer implements Player {
       live.stompConnected = false;
       live.connectPending = false;
       if (this.live === live) this.live = undefined;
+      for (const list of this.clientSubscriptions.values()) for (const subscription of list) if (subscription.socket === live.n) subscription.active = false;
       this.schedulePump();
     });
   }
@@ -226,6 +287,7 @@ class RecordingPlayer implements Player {
 
   private onClientFrame(live: LiveSocket, frame: StompFrameData): void {
     const receipt = frame.headers['receipt'];
+    this.lastClientActivity = this.now();
     switch (frame.command) {
       case 'CONNECT':
       case 'STOMP': {
@@ -239,9 +301,14 @@ class RecordingPlayer implements Player {
         const id = frame.headers['id'];
         if (destination !== undefined && id !== undefined) {
           const list = this.clientSubscriptions.get(destination) ?? [];
-          list.push(id);
+          list.push({ id, socket: live.n, active: true });
           this.clientSubscriptions.set(destination, list);
         }
+        break;
+      }
+      case 'UNSUBSCRIBE': {
+        const id = frame.headers['id'];
+        for (const list of this.clientSubscriptions.values()) for (const subscription of list) if (subscription.id === id && subscription.socket === live.n) subscription.active = false;
         break;
       }
       case 'DISCONNECT':
@@ -277,8 +344,54 @@ class RecordingPlayer implements Player {
     return undefined;
   }
 
-  private clientSubscriptionId(entry: TimelineEntry): string | undefined {
-    return this.clientSubscriptions.get(entry.destination ?? '')?.[entry.ordinal ?? 0];
+  private mappingOf(destination: string): DestinationMapping {
+    let mapping = this.mappings.get(destination);
+    if (!mapping) this.mappings.set(destination, (mapping = { aliases: new Map() }));
+    return mapping;
+  }
+
+  /** The client subscription index a recorded ordinal stands for, as far as known now. */
+  private clientIndexOf(destination: string, ordinal: number): number {
+    const { aliases } = this.mappingOf(destination);
+    const alias = aliases.get(ordinal);
+    if (alias !== undefined) return alias;
+    // The recorded subscriptions played into another one take no subscription of the client's.
+    let shift = 0;
+    for (const aliased of aliases.keys()) if (aliased < ordinal) shift += 1;
+    return ordinal - shift;
+  }
+
+  /** Where a recorded MESSAGE goes now (without side effects). */
+  private route(entry: TimelineEntry): Route {
+    const destination = entry.destination ?? '';
+    const ordinal = entry.ordinal ?? 0;
+    const list = this.clientSubscriptions.get(destination) ?? [];
+    const index = this.clientIndexOf(destination, ordinal);
+    const aliased = this.mappingOf(destination).aliases.has(ordinal);
+    // Two recorded subscriptions open at once and played into one client subscription: the earlier
+    // one's messages pass, the later one's are the same messages again.
+    const copyOf = (target: number): boolean => (entry.concurrent ?? []).some((other) => other < ordinal && this.clientIndexOf(destination, other) === target);
+    if (aliased) return copyOf(index) ? { kind: 'skip' } : { kind: 'open', index };
+    if (list[index] !== undefined) return { kind: 'open', index };
+    const what = `SUBSCRIBE #${index + 1} to ${destination}`;
+    // The client has not made it: once it has been quiet for the grace, its live subscription to the
+    // destination takes the recorded one's messages.
+    const live = this.live;
+    let latest = -1;
+    for (const [i, subscription] of list.entries()) if (subscription.active && subscription.socket === live?.n) latest = i;
+    if (latest < 0) return { kind: 'wait', what };
+    const graceEndsAt = Math.max(this.lastClientActivity, this.waitAt?.index === this.index ? this.waitAt.since : this.now()) + this.resubscribeGraceMs;
+    if (this.now() < graceEndsAt) return { kind: 'wait', what, graceEndsAt };
+    return copyOf(latest) ? { kind: 'skip', alias: latest } : { kind: 'open', index: latest };
+  }
+
+  /** Keeps the mapping a route makes onto a client subscription the recorded one was not made as. */
+  private commitRoute(entry: TimelineEntry, route: Route): void {
+    const destination = entry.destination ?? '';
+    const ordinal = entry.ordinal ?? 0;
+    const { aliases } = this.mappingOf(destination);
+    if (route.kind === 'skip' && route.alias !== undefined) aliases.set(ordinal, route.alias);
+    if (route.kind === 'open' && !aliases.has(ordinal) && route.index !== this.clientIndexOf(destination, ordinal)) aliases.set(ordinal, route.index);
   }
 
   private gate(entry: TimelineEntry): Gate {
@@ -287,9 +400,13 @@ class RecordingPlayer implements Player {
       case 'CONNECTED':
         if (live?.open && live.stompConnected) return 'skip'; // already answered (synthetic)
         return live?.open && live.connectPending ? 'open' : 'CONNECT';
-      case 'MESSAGE':
+      case 'MESSAGE': {
         if (!live?.open || !live.stompConnected) return 'CONNECT';
-        return this.clientSubscriptionId(entry) !== undefined ? 'open' : `SUBSCRIBE #${(entry.ordinal ?? 0) + 1} to ${entry.destination}`;
+        // A mapping found once the grace is over is kept at once: delivering may wait for the frame's time.
+        const route = this.route(entry);
+        this.commitRoute(entry, route);
+        return route.kind === 'wait' ? route.what : route.kind;
+      }
       case 'ERROR':
         return live?.open && (live.connectPending || live.stompConnected) ? 'open' : 'CONNECT';
       case '@heartbeat':
@@ -308,9 +425,12 @@ class RecordingPlayer implements Player {
       case 'CONNECTED':
         this.sendConnected(live, frame);
         return;
-      case 'MESSAGE':
-        this.send(live, 'MESSAGE', { ...frame.headers, subscription: this.clientSubscriptionId(entry)! }, frame.body);
+      case 'MESSAGE': {
+        const route = this.route(entry);
+        const subscription = route.kind === 'open' ? this.clientSubscriptions.get(entry.destination ?? '')?.[route.index] : undefined;
+        if (subscription) this.send(live, 'MESSAGE', { ...frame.headers, subscription: subscription.id }, frame.body);
         return;
+      }
       case '@heartbeat':
         if (live.open) live.socket.send(STOMP_HEARTBEAT);
         return;
@@ -366,9 +486,14 @@ class RecordingPlayer implements Player {
       }
       if (gate !== 'open') {
         this.waiting = gate;
+        if (this.waitAt?.index !== this.index) this.waitAt = { index: this.index, since: this.now() };
+        // A recorded SUBSCRIBE the client may not repeat: look again when the grace is over.
+        const route = entry.frame.command === 'MESSAGE' ? this.route(entry) : undefined;
+        if (route?.kind === 'wait' && route.graceEndsAt !== undefined) this.timer = setTimeout(() => this.schedulePump(), Math.max(0, route.graceEndsAt - this.now()));
         return false;
       }
       this.waiting = null;
+      this.waitAt = undefined;
       if (!stepping && this.speed !== 'max') {
         const due = this.lastWall + (entry.frame.t - this.lastT) / this.speed;
         const wait = due - this.now();

@@ -75,15 +75,25 @@ class Tally {
   }
 }
 
+/** The ids of the transactions any copy of which says they were superseded. */
+function supersededIds(transactions: readonly Pick<Transaction, 'transactionId' | 'status'>[]): Set<string> {
+  const ids = new Set<string>();
+  for (const transaction of transactions) if (transaction.status === 'superseded') ids.add(transaction.transactionId);
+  return ids;
+}
+
 /**
  * Sums the trades of `clientCodes` on `assetId` whose trade date is `sessionDate` (every date when
- * null). Each transaction id counts once, however many copies (REST and live) came in.
+ * null). Each transaction id counts once, however many copies (REST and live) came in. A transaction
+ * superseded by a transfer to the central counterparty counts not at all, whichever copy came first
+ * (superseded is final): its children (the `transfer` in the target asset, the `split` remainder in
+ * this one) carry its quantity on, so counting it too would count the quantity twice.
  */
 export function summarizeTrades(trades: readonly Transaction[], clientCodes: readonly string[], assetId: string, sessionDate: string | null): TradesSummary {
   const mine = new Set(clientCodes);
   const byClient = new Map<string, Tally>();
   const total = new Tally();
-  const seen = new Set<string>();
+  const seen = new Set<string>(supersededIds(trades));
   const tally = (clientCode: string) => {
     let entry = byClient.get(clientCode);
     if (!entry) byClient.set(clientCode, (entry = new Tally()));

@@ -62,6 +62,26 @@ describe('trades summary math', () => {
     expect(total).toMatchObject({ clientCode: '', boughtQty: 440, soldQty: 90, count: 4, avgBuyPrice: 15086, avgSellPrice: 15256 });
   });
 
+  it('skips a transaction superseded by a transfer: its children carry the quantity on', () => {
+    // 100 bought, then 60 transferred to the central counterparty's asset: the original is superseded,
+    // the split remainder of 40 stays on this asset, the transfer child of 60 lives on the target asset.
+    const original = trade('RO-HIDRO', 'OTHER', 15000, 100);
+    const superseded: Transaction = { ...original, status: 'superseded', updatedAt: '2026-11-22T10:00:00.000Z' };
+    const split = trade('RO-HIDRO', 'OTHER', 15000, 40, { origin: 'split', buyOrderId: '', sellOrderId: '', parentTransactionId: original.transactionId });
+    const transferred = trade('RO-HIDRO', 'OTHER', 15000, 60, { origin: 'transfer', assetId: 'CCP-GAS', buyOrderId: '', sellOrderId: '', parentTransactionId: original.transactionId });
+    const other = trade('OTHER', 'RO-HIDRO', 15500, 10);
+    const expected = { boughtQty: 40, soldQty: 10, buys: 1, sells: 1, count: 2, avgBuyPrice: 15000, avgSellPrice: 15500 };
+    // the list as merged (the superseded copy in place of the original)
+    expect(summarizeTrades([superseded, split, transferred, other], mine, asset.id, '2026-11-22').total).toMatchObject(expected);
+    // both copies as they came in, the active one first (REST) and the superseded one after (live)
+    expect(summarizeTrades([original, split, other, superseded], mine, asset.id, '2026-11-22').total).toMatchObject(expected);
+    // a transfer to the same asset: the child counts, the original does not
+    const sameAsset = trade('RO-HIDRO', 'OTHER', 15000, 100, { origin: 'transfer', parentTransactionId: original.transactionId });
+    expect(summarizeTrades([superseded, sameAsset], mine, asset.id, '2026-11-22').rows).toEqual([
+      { clientCode: 'RO-HIDRO', boughtQty: 100, soldQty: 0, netQty: 100, buys: 1, sells: 0, count: 1, avgBuyPrice: 15000, avgSellPrice: null, avgPrice: 15000 },
+    ]);
+  });
+
   it('takes every date when the session date is not known yet', () => {
     const { total } = summarizeTrades([trade('RO-HIDRO', 'X', 100, 1), trade('RO-HIDRO', 'X', 100, 1, { txDate: '2026-11-20' })], mine, asset.id, null);
     expect(total.count).toBe(2);
