@@ -179,13 +179,3 @@ export function rollDatedAsset<T extends DatedAsset>(template: T, today: string)
     },
   };
 }
-
-/** Template id → concrete id on `today` for every dated product of a list of templates (only the ones that moved). */
-export function rolledIds(templates: DatedAsset[], today: string): Map<string, string> {
-  const ids = new Map<string, string>();
-  for (const template of templates) {
-    const rolled = rollDatedAsset(template, today);
-    if (rolled.id !== template.id) ids.set(template.id, rolled.id);
-  }
-  return ids;
-}
