@@ -32,9 +32,11 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
+import { demoAssetId } from '../server/demo/demo-exchange.ts';
 import { percentile, startBenchServer, type BenchServer } from './bench-server.ts';
 
-const assets = ['GSPOT-DA', 'GSPOT-WD', 'ESPOT-DA-BASE', 'ESPOT-DA-PEAK', 'GFWD-M-2027-01', 'EFWD-M-2027-01-BASE'];
+/** The forward months are the ones the demo lists on the day the bench server's data is made: today (server/demo/demo-calendar.ts). */
+const assets = ['GSPOT-DA', 'GSPOT-WD', 'ESPOT-DA-BASE', 'ESPOT-DA-PEAK', demoAssetId('GFWD-M-2027-01', Date.now()), demoAssetId('EFWD-M-2027-01-BASE', Date.now())];
 
 interface Trader {
   token: string;

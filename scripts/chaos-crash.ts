@@ -21,7 +21,7 @@ import { pathToFileURL } from 'node:url';
 import { destinations } from '../protocol/destinations.ts';
 import type { Order } from '../protocol/market-data.ts';
 import { currentCode } from '../server/auth/totp.ts';
-import { readDemoUsers } from '../server/demo/demo-exchange.ts';
+import { demoAssetId, readDemoUsers } from '../server/demo/demo-exchange.ts';
 import { orderToWire } from '../server/trading/wire.ts';
 import { prng } from '../tests/helpers/prng.ts';
 import { connectCollector, type CollectingClient } from '../tests/helpers/stomp-test-client.ts';
@@ -58,7 +58,8 @@ export interface ChaosResult {
   problems: string[];
 }
 
-const ASSETS = ['GSPOT-DA', 'ESPOT-DA-BASE', 'GFWD-M-2027-01'];
+/** The gas forward month is the one the demo lists on the day its data directory is made: today (server/demo/demo-calendar.ts). */
+const ASSETS = ['GSPOT-DA', 'ESPOT-DA-BASE', demoAssetId('GFWD-M-2027-01', Date.now())];
 /** Concurrent order senders per broker. */
 const SENDERS = 2;
 const TERMINAL = new Set(['traded', 'cancelled', 'expired', 'rejected']);

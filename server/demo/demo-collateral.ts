@@ -3,6 +3,7 @@ import { addDays } from '../clearing/collateral-service.ts';
 import { CollateralRepository } from '../store/collateral.repository.ts';
 import type { Store } from '../store/store.ts';
 import { bucharestDate } from '../trading/time.ts';
+import { demoAssetId } from './demo-exchange.ts';
 
 type DemoWarranty = Omit<WarrantyInput, 'depositDate' | 'validityDate' | 'currency'> & { depositDaysAgo: number; validForDays: number; released?: boolean };
 
@@ -10,7 +11,7 @@ type DemoWarranty = Omit<WarrantyInput, 'depositDate' | 'validityDate' | 'curren
  * The demo exchange's collateral, dated from the day the demo is made. The warranties counting today
  * add up to each client's trading-setup funds, so the demo trades as it did before clearing; RO-INDUS
  * has one that stops counting within WARRANTY_NOTICE_DAYS (its holder gets the notice at start), and
- * an imbalance restriction and tradeable quantities. Nominations are made from the physical trades on
+ * an imbalance restriction (on the gas quarter listed that day) and tradeable quantities. Nominations are made from the physical trades on
  * read (server/clearing/nominations.ts), so the demo's physical trades have theirs.
  */
 const demoWarranties: DemoWarranty[] = [
@@ -38,7 +39,7 @@ export async function loadDemoCollateral(store: Store, now: Date): Promise<void>
     if (released) await repository.releaseWarranty(id, 'U-001', now);
   }
   await repository.replaceRestrictions('RO-INDUS', [
-    { assetId: 'GFWD-Q1-2027', imbalanceWay: 'bid', imbalanceQty: 10_000, tradeableBid: null, tradeableAsk: null },
+    { assetId: demoAssetId('GFWD-Q1-2027', now.getTime()), imbalanceWay: 'bid', imbalanceQty: 10_000, tradeableBid: null, tradeableAsk: null },
     { assetId: '*', imbalanceWay: null, imbalanceQty: null, tradeableBid: 50_000, tradeableAsk: 50_000 },
   ]);
 }

@@ -6,6 +6,8 @@ import { hashPassword } from '../auth/password-hash.ts';
 import { ReferenceRepository } from '../store/reference.repository.ts';
 import type { Store } from '../store/store.ts';
 import { UsersRepository } from '../store/users.repository.ts';
+import { bucharestDate } from '../trading/time.ts';
+import { rollDatedAsset } from './demo-calendar.ts';
 
 export const demoFixturesDir = fileURLToPath(new URL('../../fixtures/demo/', import.meta.url));
 
@@ -62,12 +64,41 @@ export function readDemoUsers(dir = demoFixturesDir): DemoUser[] {
   return demoUsersSchema.parse(JSON.parse(readFileSync(`${dir}users.json`, 'utf8'))).users;
 }
 
-export function readDemoExchange(dir = demoFixturesDir): z.infer<typeof demoExchangeSchema> {
+type DemoExchange = z.infer<typeof demoExchangeSchema>;
+
+/** The fixture as written: its dated products are templates, listed as they are on the fixture's own dates. */
+export function readDemoExchange(dir = demoFixturesDir): DemoExchange {
   return demoExchangeSchema.parse(JSON.parse(readFileSync(`${dir}exchange.json`, 'utf8')));
 }
 
 /**
- * Loads the demo exchange on first start (an empty database); later starts keep what is there, except
+ * The demo exchange as it is made on a date: its dated products rolled to the periods listed that day
+ * (server/demo/demo-calendar.ts), and every reference to them (gas release rights) with them.
+ */
+export function demoExchangeOn(now: number, dir = demoFixturesDir): DemoExchange {
+  const exchange = readDemoExchange(dir);
+  const today = bucharestDate(now);
+  const assets = exchange.assets.map((asset) => rollDatedAsset(asset, today));
+  const idOf = new Map(exchange.assets.map((asset, index) => [asset.id, assets[index]!.id]));
+  const clientClearing = Object.fromEntries(
+    Object.entries(exchange.clientClearing).map(([code, setup]) => [
+      code,
+      setup.gasReleaseAssets === undefined ? setup : { ...setup, gasReleaseAssets: setup.gasReleaseAssets.map((id) => idOf.get(id) ?? id) },
+    ]),
+  );
+  return { ...exchange, assets, clientClearing };
+}
+
+/** The id a demo product has when the demo is made at `now`: `demoAssetId('GFWD-M-2027-01', now)` is the gas forward month listed then. */
+export function demoAssetId(templateId: string, now: number, dir = demoFixturesDir): string {
+  const template = readDemoExchange(dir).assets.find((asset) => asset.id === templateId);
+  if (!template) throw new Error(`no demo asset ${templateId}`);
+  return rollDatedAsset(template, bucharestDate(now)).id;
+}
+
+/**
+ * Loads the demo exchange on first start (an empty database), its dated products those listed at `now`
+ * (demoExchangeOn); later starts keep what is there, except
  * that a database made by an older version gets what the demo rows gained since: names in both
  * languages for markets, rings and assets still named in one, and the rolling periods of spot assets.
  */
@@ -77,7 +108,7 @@ export async function loadDemoExchangeIfEmpty(store: Store, now: Date, dir = dem
     await fillDemoRolling(store, dir);
     return false;
   }
-  const exchange = readDemoExchange(dir);
+  const exchange = demoExchangeOn(now.getTime(), dir);
   const users = readDemoUsers(dir);
   const hashes = await Promise.all(users.map((user) => hashPassword(user.password)));
   await store.db.transaction(async (tx) => {
@@ -124,7 +155,7 @@ export async function loadDemoExchangeIfEmpty(store: Store, now: Date, dir = dem
   return true;
 }
 
-/** Gives the demo's own reference rows their names in both languages where they have the one name of record only. */
+/** Gives the demo's own reference rows their names in both languages where they have the one name of record only (databases that old were made with the fixture's own ids). */
 export async function fillDemoNames(store: Store, dir = demoFixturesDir): Promise<number> {
   const exchange = readDemoExchange(dir);
   const reference = store.reference;

@@ -4,11 +4,12 @@ import { dueDateOf } from '../clearing/settlement-run.ts';
 import { SettlementRepository } from '../store/settlement.repository.ts';
 import type { Store } from '../store/store.ts';
 import { bucharestDate } from '../trading/time.ts';
+import { demoAssetId } from './demo-exchange.ts';
 
 /** Market kinds whose assets carry positions (forwards); the PMC's weekly products are delivered over a later week. */
 const FORWARD_KINDS = new Set(['forward', 'ccp', 'pmc']);
-/** The demo's weekly PMC products expire on the last day of history, so the final settlement prices show a row. */
-const EXPIRING_IN_HISTORY = new Set(['PMC-BASE-W49']);
+/** The demo's weekly PMC product (the template's id, rolled with the demo's calendar) expires on the last day of history, so the final settlement prices show a row. */
+const EXPIRING_IN_HISTORY = ['PMC-BASE-W49'];
 /** Session days of history the demo gets, before today. */
 const HISTORY_DAYS = 6;
 /** Obligations of the latest this many days stay unpaid; older ones are paid or cashed. */
@@ -24,7 +25,7 @@ const DEMO_FISCAL_CODES: Record<string, string> = {
   'RO-DORMANT': 'RO17550922',
 };
 
-/** The demo's traded pairs per asset: buyer, seller, and a base price in minor units. */
+/** The demo's traded pairs per asset (the fixture's ids, rolled with the demo's calendar): buyer, seller, and a base price in minor units. */
 const DEMO_TRADING: Array<{ assetId: string; base: number; pairs: Array<[string, string]> }> = [
   { assetId: 'EFWD-M-2027-01-BASE', base: 41_000, pairs: [['RO-HIDRO', 'RO-TERMO'], ['RO-INDUS', 'RO-GAZEST']] },
   { assetId: 'GFWD-M-2027-01', base: 16_500, pairs: [['RO-GAZEST', 'RO-INDUS'], ['RO-TERMO', 'RO-HIDRO']] },
@@ -62,6 +63,8 @@ export async function loadDemoSettlementIfEmpty(store: Store, now: Date): Promis
   const assets = await store.reference.assets();
   const existingTerms = await repository.clearingTerms();
   const days = businessDaysBefore(bucharestDate(now.getTime()), HISTORY_DAYS);
+  const expiring = new Set(EXPIRING_IN_HISTORY.map((id) => demoAssetId(id, now.getTime())));
+  const trading = DEMO_TRADING.map((demo) => ({ ...demo, assetId: demoAssetId(demo.assetId, now.getTime()) }));
   for (const asset of assets) {
     if (existingTerms.has(asset.id)) continue;
     const forward = FORWARD_KINDS.has(markets.get(asset.marketId)?.kind ?? '');
@@ -76,7 +79,7 @@ export async function loadDemoSettlementIfEmpty(store: Store, now: Date): Promis
       physical: true,
       deliveryStart: forward ? (asset.spec.deliveryStart ?? null) : null,
       deliveryEnd: forward ? (asset.spec.deliveryEnd ?? null) : null,
-      expiryDate: EXPIRING_IN_HISTORY.has(asset.id) ? days.at(-1)! : forward ? (asset.spec.tradingEnd ?? null) : null,
+      expiryDate: expiring.has(asset.id) ? days.at(-1)! : forward ? (asset.spec.tradingEnd ?? null) : null,
     });
   }
 
@@ -90,7 +93,7 @@ export async function loadDemoSettlementIfEmpty(store: Store, now: Date): Promis
     const tradesByMarket = new Map<string, SettlementTrade[]>();
     const assetsByMarket = new Map<string, SettlementAsset[]>();
     const snapshots: Array<{ clientCode: string; trade: SettlementTrade }> = [];
-    for (const [assetIndex, demo] of DEMO_TRADING.entries()) {
+    for (const [assetIndex, demo] of trading.entries()) {
       const asset = assets.find((candidate) => candidate.id === demo.assetId);
       if (!asset) continue;
       // A deterministic walk: a few RON up or down a day.

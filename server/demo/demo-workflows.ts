@@ -19,12 +19,15 @@
  */
 import type { OtcDealDraft, WorkflowInstance } from '../../protocol/workflows.ts';
 import { DocumentWriter } from '../clearing/documents/pdf-document.ts';
+import type { AssetRecord } from '../store/reference.repository.ts';
 import type { Store } from '../store/store.ts';
 import { bucharestDate } from '../trading/time.ts';
 import type { ContractService } from '../workflows/contracts.ts';
 import type { WhitelistService } from '../workflows/whitelist.ts';
 import { workflowActorOf, type WorkflowUser } from '../workflows/workflow-runner.ts';
 import { WorkflowService } from '../workflows/workflow-service.ts';
+import { romanianMonthOf } from './demo-calendar.ts';
+import { demoAssetId } from './demo-exchange.ts';
 
 export interface DemoWorkflowsDeps {
   store: Store;
@@ -36,12 +39,31 @@ export interface DemoWorkflowsDeps {
   now: () => number;
 }
 
-const GAS = 'GFWD-M-2027-01';
-const POWER = 'EFWD-M-2027-01-BASE';
+/** The fixture's ids of the demo's products (templates: the deals use the month listed when the demo is made, server/demo/demo-calendar.ts). */
+const GAS_TEMPLATE = 'GFWD-M-2027-01';
+const POWER_TEMPLATE = 'EFWD-M-2027-01-BASE';
 const GAS_DAY_AHEAD = 'GSPOT-DA';
 /** Prices when the asset has no daily settlement price yet (the demo settlement history gives them one). */
-const BASE_PRICE: Record<string, number> = { [GAS]: 16_500, [POWER]: 41_000, [GAS_DAY_AHEAD]: 15_200 };
+const BASE_PRICE: Record<string, number> = { [GAS_TEMPLATE]: 16_500, [POWER_TEMPLATE]: 41_000, [GAS_DAY_AHEAD]: 15_200 };
 const DAY_MS = 86_400_000;
+
+/**
+ * The demo product a template is in this database: the one listed today (the demo exchange was made
+ * today), else the template itself (a data directory made by a version before the demo's calendar).
+ */
+async function demoProduct(store: Store, templateId: string, at: number): Promise<AssetRecord> {
+  const assets = await store.reference.assets();
+  for (const id of [demoAssetId(templateId, at), templateId]) {
+    const asset = assets.find((candidate) => candidate.id === id);
+    if (asset) return asset;
+  }
+  throw new Error(`demo asset ${templateId} is missing`);
+}
+
+/** Lower-cases a name's first letter, to use it inside a sentence. */
+function inSentence(name: string): string {
+  return name.charAt(0).toLowerCase() + name.slice(1);
+}
 
 type Party = 'broker1' | 'broker2' | 'admin';
 
@@ -53,7 +75,7 @@ export async function loadDemoWorkflowsIfEmpty(deps: DemoWorkflowsDeps): Promise
     await loadDemoWorkflows(deps);
     return true;
   } catch (error) {
-    // The exchange runs without them (e.g. once the demo's January 2027 forwards are past their limit dates).
+    // The exchange runs without them (e.g. a data directory made before the demo's calendar, once its January 2027 forwards are past their limit dates).
     console.warn(`Demo workflows not loaded completely: ${(error as Error).message}`);
     return false;
   }
@@ -68,9 +90,20 @@ async function loadDemoWorkflows({ store, workflows, contracts, whitelist, readM
   }
   const act = (service: WorkflowService, instance: WorkflowInstance, action: string, by: Party, reason?: string) =>
     service.act(instance.instanceId, { action, ...(reason ? { reason } : {}) }, users[by]);
-  const price = async (assetId: string, offset: number) => ((await workflows.env.clearing.settlementPrice(assetId)) ?? BASE_PRICE[assetId]!) + offset;
-  const january = { firstDeliveryDate: '2027-01-01', lastDeliveryDate: '2027-01-31', noDeliveryDays: 31 };
-  const register = async (by: Party, draft: Omit<OtcDealDraft, 'price' | 'firstDeliveryDate' | 'lastDeliveryDate' | 'noDeliveryDays'> & { offset: number }, service = workflows, dates = january) => {
+  const gas = await demoProduct(store, GAS_TEMPLATE, now());
+  const power = await demoProduct(store, POWER_TEMPLATE, now());
+  const GAS = gas.id;
+  const POWER = power.id;
+  const basePrice = new Map([[GAS, BASE_PRICE[GAS_TEMPLATE]!], [POWER, BASE_PRICE[POWER_TEMPLATE]!], [GAS_DAY_AHEAD, BASE_PRICE[GAS_DAY_AHEAD]!]]);
+  const price = async (assetId: string, offset: number) => ((await workflows.env.clearing.settlementPrice(assetId)) ?? basePrice.get(assetId)!) + offset;
+  // The forwards' delivery month (January 2027 on the fixture's dates): every day of it.
+  const { deliveryStart, deliveryEnd } = gas.spec;
+  const month = {
+    firstDeliveryDate: deliveryStart,
+    lastDeliveryDate: deliveryEnd,
+    noDeliveryDays: Math.round((Date.parse(`${deliveryEnd}T12:00:00Z`) - Date.parse(`${deliveryStart}T12:00:00Z`)) / DAY_MS) + 1,
+  };
+  const register = async (by: Party, draft: Omit<OtcDealDraft, 'price' | 'firstDeliveryDate' | 'lastDeliveryDate' | 'noDeliveryDays'> & { offset: number }, service = workflows, dates = month) => {
     const { offset, ...rest } = draft;
     return service.otc.register({ ...rest, ...dates, price: await price(draft.assetId, offset) }, users[by]);
   };
@@ -95,7 +128,7 @@ async function loadDemoWorkflows({ store, workflows, contracts, whitelist, readM
   await act(workflows, toAdmin, 'acceptActivation', 'broker2');
   const refusedByPartner = await register('broker1', { clientCode: 'RO-GAZEST', partnerClientCode: 'RO-TERMO', assetId: GAS, way: 'ask', qty: 2_000, offset: 250 });
   await act(workflows, refusedByPartner, 'activate', 'broker1');
-  await act(workflows, refusedByPartner, 'reject', 'broker2', 'Prețul depășește limita noastră internă pentru ianuarie.');
+  await act(workflows, refusedByPartner, 'reject', 'broker2', `Prețul depășește limita noastră internă pentru ${romanianMonthOf(deliveryStart)}.`);
   const refusedByAdmin = await register('broker2', { clientCode: 'RO-INDUS', partnerClientCode: 'RO-GAZEST', assetId: POWER, way: 'bid', qty: 400, offset: 0 });
   await act(workflows, refusedByAdmin, 'activate', 'broker2');
   await act(workflows, refusedByAdmin, 'acceptActivation', 'broker1');
@@ -138,14 +171,14 @@ async function loadDemoWorkflows({ store, workflows, contracts, whitelist, readM
 
   // Transaction contracts.
   const contract = (transactionId: string, title: string) => ({ transactionId, fileName: `Contract ${transactionId}.pdf`, bytes: contractPdf(transactionId, title, now()) });
-  await contracts.upload(contract(gazestSellsPower, 'RO-GAZEST → RO-INDUS, energie electrică bandă ianuarie 2027'), users.broker2);
-  const toAdminContract = await contracts.upload(contract(hidroSellsPower, 'RO-HIDRO → RO-INDUS, energie electrică bandă ianuarie 2027'), users.broker1);
+  await contracts.upload(contract(gazestSellsPower, `RO-GAZEST → RO-INDUS, ${inSentence(power.names.ro)}`), users.broker2);
+  const toAdminContract = await contracts.upload(contract(hidroSellsPower, `RO-HIDRO → RO-INDUS, ${inSentence(power.names.ro)}`), users.broker1);
   await act(workflows, toAdminContract, 'accept', 'broker2');
-  const finalContract = await contracts.upload(contract(indusBuysGas, 'RO-GAZEST → RO-INDUS, gaze naturale ianuarie 2027'), users.broker2);
+  const finalContract = await contracts.upload(contract(indusBuysGas, `RO-GAZEST → RO-INDUS, ${inSentence(gas.names.ro)}`), users.broker2);
   await act(workflows, finalContract, 'accept', 'broker1');
   await act(workflows, finalContract, 'approve', 'admin');
 
-  // Whitelist: partners on the bilateral asset (GBIL-M-2027-01), a pending request, a rejected one, a denial.
+  // Whitelist: partners on the bilateral asset (GBIL-M-2027-01 on the fixture's dates), a pending request, a rejected one, a denial.
   const allow = await whitelist.request({ clientCode: 'RO-HIDRO', partnerClientCode: 'RO-TERMO', type: 'ALLOW_TRADING' }, users.broker1);
   await act(workflows, allow, 'approve', 'broker2');
   await whitelist.request({ clientCode: 'RO-GAZEST', partnerClientCode: 'RO-INDUS', type: 'ALLOW_TRADING' }, users.broker1);

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoAssetId } from '../../server/demo/demo-exchange.ts';
 import { sessionTimetables, type SessionTimetables } from '../../server/trading/engine-setup.ts';
 import type { TestServer } from '../helpers/test-server.ts';
 import { appUrl, newPage, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
@@ -7,6 +8,7 @@ import { screenshot } from './browser.ts';
 
 let t: TestServer;
 let browser: Browser;
+const startedAt = Date.now();
 beforeAll(async () => {
   // A closing three hours from now, every day: the widgets have a countdown, and no phase changes
   // under the test whatever the hour it runs at (the demo timetable closes markets at night).
@@ -14,12 +16,13 @@ beforeAll(async () => {
   const timetable = [{ time: closing, phase: 'closing' as const }];
   const timetables = Object.fromEntries(Object.keys(sessionTimetables).map((kind) => [kind, timetable])) as unknown as SessionTimetables;
   // The clock starts at real time, so the schedule starts today and nothing past is applied at once.
-  ({ t, browser } = await startAppAndBrowser({ timetables }, Date.now()));
+  ({ t, browser } = await startAppAndBrowser({ timetables }, startedAt));
 });
 afterAll(() => stopAppAndBrowser(t, browser));
 
-// A delta-T asset (30 s periods) of the GAS-CCP market.
-const asset = 'GCCP-M-2027-01';
+// A delta-T asset (30 s periods) of the GAS-CCP market, and the gas forward month: as the demo lists them today (server/demo/demo-calendar.ts).
+const asset = demoAssetId('GCCP-M-2027-01', startedAt);
+const gasMonth = demoAssetId('GFWD-M-2027-01', startedAt);
 const assetPath = `trading/market/GAS-CCP/assets/${asset}`;
 const url = (locale: 'ro' | 'en', path: string) => appUrl(t, locale, path);
 const countdown = /^\d{2}:\d{2}(:\d{2})?$/;
@@ -115,10 +118,10 @@ describe('session widgets and side panels', () => {
       await seller.page.getByRole('button', { name: 'Show Market assets' }).click();
       await seller.page.getByRole('list', { name: 'Market assets' }).waitFor();
       // On a market with several assets, a click on another one opens it.
-      await seller.page.goto(url('en', 'trading/market/GAS-FWD/assets/GFWD-M-2027-01'));
+      await seller.page.goto(url('en', `trading/market/GAS-FWD/assets/${gasMonth}`));
       const list = seller.page.getByRole('list', { name: 'Market assets' });
       await expect.poll(async () => list.locator('[data-asset-id]').count(), { timeout: 10_000 }).toBeGreaterThan(1);
-      const other = list.locator('[data-asset-id]:not([data-asset-id="GFWD-M-2027-01"])').first();
+      const other = list.locator(`[data-asset-id]:not([data-asset-id="${gasMonth}"])`).first();
       const otherId = await other.getAttribute('data-asset-id');
       await other.click();
       await seller.page.waitForURL(`**/en/trading/market/GAS-FWD/assets/${otherId}`);

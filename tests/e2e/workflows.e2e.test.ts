@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoAssetId } from '../../server/demo/demo-exchange.ts';
 import { catalogues, type MessageKey } from '../../src/i18n/messages/index.ts';
 import type { TestServer } from '../helpers/test-server.ts';
 import { appUrl, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
@@ -22,14 +23,22 @@ let adminToken: string;
 let broker1Token: string;
 /** The settlement price the band is measured from (set by the administrator's override before the tests). */
 const SETTLEMENT_PRICE = 20_000;
+/** The demo's gas month, its CCP twin and its bilateral month as listed today (server/demo/demo-calendar.ts), and the gas month's delivery. */
+const startedAt = Date.now();
+const GAS = demoAssetId('GFWD-M-2027-01', startedAt);
+const GAS_CCP = demoAssetId('GCCP-M-2027-01', startedAt);
+const GAS_BILATERAL = demoAssetId('GBIL-M-2027-01', startedAt);
+let delivery: { first: string; last: string; days: number };
 
 beforeAll(async () => {
   // The clock starts at real time, so the markets open on today's session (a transfer's target market needs one today).
-  ({ t, browser } = await startAppAndBrowser({ demoSettlement: true }, Date.now()));
+  ({ t, browser } = await startAppAndBrowser({ demoSettlement: true }, startedAt));
   adminToken = await t.login('admin');
   broker1Token = await t.login('broker1');
-  // GFWD-M-2027-01's latest daily settlement price (demo history), overridden to a round 200.00.
-  const prices = await t.get('/clearing/daily-settlement-prices?assetId=GFWD-M-2027-01', adminToken);
+  const month = (await t.get(`/assets/${GAS}`, broker1Token)).body as { deliveryStart: string; deliveryEnd: string };
+  delivery = { first: month.deliveryStart, last: month.deliveryEnd, days: (Date.parse(month.deliveryEnd) - Date.parse(month.deliveryStart)) / 86_400_000 + 1 };
+  // The gas month's latest daily settlement price (demo history), overridden to a round 200.00.
+  const prices = await t.get(`/clearing/daily-settlement-prices?assetId=${GAS}`, adminToken);
   expect(prices.status).toBe(200);
   const latest = [...(prices.body.items as Array<{ dailySettlementPriceId: string; sessionDate: string }>)].sort((a, b) => b.sessionDate.localeCompare(a.sessionDate))[0]!;
   const override = await t.post(`/admin/clearing/daily-settlement-prices/${latest.dailySettlementPriceId}/override`, { price: SETTLEMENT_PRICE, reason: 'e2e: a round settlement price' }, adminToken);
@@ -207,20 +216,23 @@ describe('post-trade workflows between two brokers and the administrator', () =>
           await dialog.waitFor();
           await dialog.locator('#otc-clientCode').selectOption('RO-HIDRO');
           await dialog.locator('#otc-partnerClientCode').fill('RO-TERMO');
-          await dialog.locator('#otc-assetId').selectOption('GFWD-M-2027-01');
+          await dialog.locator('#otc-assetId').selectOption(GAS);
           await dialog.locator('#otc-way').selectOption('bid');
           await dialog.locator('#otc-qty').fill('10');
           await dialog.locator('#otc-price').fill(price);
           // Dates are typed in the page's language (zz.ll.aaaa, dd/mm/yyyy); an impossible one is said at once.
-          const date = (day: string) => (locale === 'ro' ? `${day}.01.2027` : `${day}/01/2027`);
+          const typed = (iso: string) => {
+            const [year, month, day] = iso.split('-');
+            return locale === 'ro' ? `${day}.${month}.${year}` : `${day}/${month}/${year}`;
+          };
           const first = dialog.locator('#otc-firstDeliveryDate');
           expect(await first.getAttribute('placeholder')).toBe(locale === 'ro' ? 'zz.ll.aaaa' : 'dd/mm/yyyy');
-          await first.fill(locale === 'ro' ? '31.02.2027' : '31/02/2027');
+          await first.fill(typed(`${delivery.first.slice(0, 4)}-02-31`));
           await dialog.getByRole('alert').filter({ hasText: m(locale, 'dateField.impossible', { format: locale === 'ro' ? 'zz.ll.aaaa' : 'dd/mm/yyyy' }) }).waitFor();
           expect(await first.getAttribute('aria-invalid')).toBe('true');
-          await first.fill(date('01'));
-          await dialog.locator('#otc-lastDeliveryDate').fill(date('31'));
-          expect(await dialog.locator('#otc-noDeliveryDays').inputValue()).toBe('31');
+          await first.fill(typed(delivery.first));
+          await dialog.locator('#otc-lastDeliveryDate').fill(typed(delivery.last));
+          expect(await dialog.locator('#otc-noDeliveryDays').inputValue()).toBe(String(delivery.days));
           expect(await first.getAttribute('aria-invalid')).toBeNull();
           return dialog;
         };
@@ -293,7 +305,7 @@ describe('post-trade workflows between two brokers and the administrator', () =>
           await openTab(side, locale, 'transactions');
           const txRow = row(side.page, txTable, transactionId);
           await txRow.waitFor({ timeout: 10_000 });
-          expect(await txRow.textContent()).toContain('GFWD-M-2027-01');
+          expect(await txRow.textContent()).toContain(GAS);
         }
         await shot(b1, 'transactions-otc');
 
@@ -410,7 +422,7 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         const transferred = String((await t.get(`/workflows/${transferId}`, broker1Token)).body.data.transferredTransactionId);
         for (const side of [b1, b2]) {
           await openTab(side, locale, 'transactions');
-          await row(side.page, txTable, transferred).filter({ hasText: 'GCCP-M-2027-01' }).waitFor({ timeout: 10_000 });
+          await row(side.page, txTable, transferred).filter({ hasText: GAS_CCP }).waitFor({ timeout: 10_000 });
           expect(await side.page.getByRole('button', { name: m(locale, 'workflow.tx.transferOf', { transactionId }), exact: true }).count()).toBe(0);
           expect(await side.page.getByRole('button', { name: m(locale, 'workflow.tx.transferOf', { transactionId: transferred }), exact: true }).count()).toBe(1);
         }
@@ -418,11 +430,11 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         await shot(b1, 'transfer-finalized');
 
         // ---- 5. Whitelist: a partner client's order on the bilateral asset is marked for broker1 until the partner approves.
-        const order = { idempotencyKey: `wf-e2e-${locale}-${Date.now()}`, assetId: 'GBIL-M-2027-01', way: pass.way, price: pass.bookPrice, qty: 100, validityType: 'GTC', clientCode: pass.whitelist.partner };
+        const order = { idempotencyKey: `wf-e2e-${locale}-${Date.now()}`, assetId: GAS_BILATERAL, way: pass.way, price: pass.bookPrice, qty: 100, validityType: 'GTC', clientCode: pass.whitelist.partner };
         const placed = await t.post('/orders', order, await t.login('broker2'));
         expect(placed.status, JSON.stringify(placed.body)).toBe(201);
         const book = await b1.context.newPage();
-        await book.goto(appUrl(t, locale, 'trading/market/GAS-FWD/assets/GBIL-M-2027-01'));
+        await book.goto(appUrl(t, locale, `trading/market/GAS-FWD/assets/${GAS_BILATERAL}`));
         await book.locator('.order-book:not(.order-book-stale)').waitFor({ timeout: 10_000 });
         await book.getByRole('note', { name: tab('book.bilateralTitle') }).waitFor();
         const level = book.locator(`.book-side-${pass.way} tr[data-price="${pass.shownBookPrice}"]`);

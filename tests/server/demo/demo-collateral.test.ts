@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WARRANTY_NOTICE_DAYS } from '../../../protocol/index.ts';
 import { addDays, warrantyStatus } from '../../../server/clearing/collateral-service.ts';
 import { loadDemoCollateral } from '../../../server/demo/demo-collateral.ts';
-import { loadDemoExchangeIfEmpty } from '../../../server/demo/demo-exchange.ts';
+import { demoAssetId, loadDemoExchangeIfEmpty } from '../../../server/demo/demo-exchange.ts';
 import { CollateralRepository } from '../../../server/store/collateral.repository.ts';
 import { openStore, type Store } from '../../../server/store/store.ts';
 
@@ -42,4 +42,22 @@ describe('demo collateral', () => {
     expect(new Set(restrictions.map((row) => row.clientCode))).toEqual(new Set(['RO-INDUS']));
     expect(restrictions.find((row) => row.assetId === 'GFWD-Q1-2027')).toMatchObject({ imbalanceWay: 'bid', imbalanceQty: 10_000 });
   });
+});
+
+describe('demo collateral made far past the fixture\'s dates', () => {
+  it('restricts the client on the gas quarter listed that day', async () => {
+    const at = new Date('2027-07-01T08:00:00Z');
+    const store = await openStore({});
+    try {
+      await loadDemoExchangeIfEmpty(store, at);
+      await loadDemoCollateral(store, at);
+      const quarter = demoAssetId('GFWD-Q1-2027', at.getTime());
+      expect(quarter).toBe('GFWD-Q4-2027');
+      expect((await store.reference.assets()).some((asset) => asset.id === quarter)).toBe(true);
+      const restrictions = await new CollateralRepository(store.db).restrictions(null);
+      expect(restrictions.find((row) => row.assetId === quarter)).toMatchObject({ clientCode: 'RO-INDUS', imbalanceWay: 'bid', imbalanceQty: 10_000 });
+    } finally {
+      await store.close();
+    }
+  }, 60_000);
 });

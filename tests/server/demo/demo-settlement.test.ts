@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemoExchangeIfEmpty } from '../../../server/demo/demo-exchange.ts';
+import { demoAssetId, loadDemoExchangeIfEmpty } from '../../../server/demo/demo-exchange.ts';
 import { loadDemoSettlementIfEmpty } from '../../../server/demo/demo-settlement.ts';
 import { SettlementRepository } from '../../../server/store/settlement.repository.ts';
 import { openStore, type Store } from '../../../server/store/store.ts';
@@ -44,5 +44,29 @@ describe('demo settlement history', () => {
     for (let day = 1; day < hidro.length; day++) expect(hidro[day]!.openingQty).toBe(hidro[day - 1]!.closingQty);
     expect(hidro.at(-1)!.closingQty).not.toBe(0);
     expect(await loadDemoSettlementIfEmpty(store, NOW)).toBe(false);
+  });
+});
+
+describe('demo settlement history made far past the fixture\'s dates', () => {
+  const at = new Date('2027-07-01T08:00:00Z');
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore({});
+    await loadDemoExchangeIfEmpty(store, at);
+    expect(await loadDemoSettlementIfEmpty(store, at)).toBe(true);
+  }, 60_000);
+  afterAll(async () => {
+    await store.close();
+  });
+
+  it('trades the products listed that day: the PMC week in delivery expires on the last day of history, the power month carries positions', async () => {
+    const settlement = new SettlementRepository(store.db);
+    expect(demoAssetId('PMC-BASE-W49', at.getTime())).toBe('PMC-BASE-W26');
+    expect((await settlement.listFinalPrices(own)).map((row) => [row.assetId, row.sessionDate])).toEqual([['PMC-BASE-W26', '2027-06-30']]);
+    const power = demoAssetId('EFWD-M-2027-01-BASE', at.getTime());
+    const notes = (await settlement.listNotes({ ...own, marketId: 'EL-FWD' })).filter((note) => note.clientCode === 'RO-HIDRO');
+    expect(notes.length).toBeGreaterThan(0);
+    expect(notes.every((note) => note.lines.some((line) => line.assetId === power))).toBe(true);
+    expect((await settlement.clearingTerms()).get(power)).toMatchObject({ deliveryStart: '2027-08-01', deliveryEnd: '2027-08-31', expiryDate: '2027-07-30' });
   });
 });

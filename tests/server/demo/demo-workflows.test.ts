@@ -1,10 +1,12 @@
 /**
  * The demo's workflows (server/demo/demo-workflows.ts) on a real server with the demo's settlement
  * history: every workflow tab of broker1 lists rows, each state the demo promises is there, the engine
- * holds what the approvals made, and loading again adds nothing.
+ * holds what the approvals made, and loading again adds nothing. On the fixture's dates and on a date
+ * far past them (the demo's calendar rolls the products: server/demo/demo-calendar.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workflowRoutes, type WhitelistRelation, type WorkflowInstance } from '../../../protocol/workflows.ts';
+import { demoAssetId } from '../../../server/demo/demo-exchange.ts';
 import { loadDemoWorkflowsIfEmpty } from '../../../server/demo/demo-workflows.ts';
 import { ContractService } from '../../../server/workflows/contracts.ts';
 import { WhitelistService } from '../../../server/workflows/whitelist.ts';
@@ -13,7 +15,15 @@ import { startTestServer, type TestServer } from '../../helpers/test-server.ts';
 
 const statuses = (instances: WorkflowInstance[]) => new Set(instances.map((instance) => instance.status));
 
-describe.each(testDatabases)('demo workflows on $name', (database) => {
+const dates = [
+  { date: 'the fixture\'s dates', at: Date.parse('2026-11-22T09:00:00Z') },
+  { date: '1 July 2027', at: Date.parse('2027-07-01T08:00:00Z') },
+];
+const cases = testDatabases.flatMap((database) => dates.map((date) => ({ name: database.name, database, ...date })));
+
+describe.each(cases)('demo workflows on $name, made on $date', ({ database, at }) => {
+  const gasCcp = demoAssetId('GCCP-M-2027-01', at);
+  const gasBilateral = demoAssetId('GBIL-M-2027-01', at);
   let t: TestServer;
   let broker1: string;
   let drop: () => Promise<void> = async () => {};
@@ -21,7 +31,7 @@ describe.each(testDatabases)('demo workflows on $name', (database) => {
   beforeAll(async () => {
     const created = await database.create();
     drop = created.drop;
-    t = await startTestServer({ dataDir: created.dataDir, databaseUrl: created.databaseUrl, demoSettlement: true, demoWorkflows: true, workflowTimerIntervalMs: 0 });
+    t = await startTestServer({ dataDir: created.dataDir, databaseUrl: created.databaseUrl, demoSettlement: true, demoWorkflows: true, workflowTimerIntervalMs: 0 }, at);
     broker1 = await t.login('broker1');
   }, 60_000);
   afterAll(async () => {
@@ -56,6 +66,12 @@ describe.each(testDatabases)('demo workflows on $name', (database) => {
     expect(history.map((event) => [event.action, event.actorRole])).toEqual([['create', 'broker'], ['activate', 'broker'], ['expire', 'system']]);
     expect(Date.parse(history[0]!.at)).toBeLessThan(t.clock.now() - 2 * 86_400_000);
     expect(Date.parse(history[2]!.at)).toBeGreaterThan(t.clock.now() - 3_600_000);
+    // The forward deals are on the gas and power months listed when the demo was made, for every day of the month.
+    const month = await t.get(`/assets/${demoAssetId('GFWD-M-2027-01', at)}`, broker1);
+    expect(month.status).toBe(200);
+    const forwards = deals.filter((deal) => deal.status !== 'expired').map((deal) => deal.data as { assetId: string; firstDeliveryDate: string; lastDeliveryDate: string });
+    expect(new Set(forwards.map((deal) => deal.assetId))).toEqual(new Set([demoAssetId('GFWD-M-2027-01', at), demoAssetId('EFWD-M-2027-01-BASE', at)]));
+    for (const deal of forwards) expect([deal.firstDeliveryDate, deal.lastDeliveryDate]).toEqual([month.body.deliveryStart, month.body.deliveryEnd]);
     // Every finalized deal is a transaction of the engine.
     for (const deal of deals.filter((candidate) => candidate.status === 'finalized')) {
       const transactionId = Number((deal.data as { transactionId: string }).transactionId);
@@ -68,7 +84,7 @@ describe.each(testDatabases)('demo workflows on $name', (database) => {
     expect([...statuses(transfers)].sort()).toEqual(['awaitingAdminApproval', 'awaitingPartnerAccept', 'finalized', 'rejectedByPartner']);
     const done = transfers.find((transfer) => transfer.status === 'finalized')!;
     const data = done.data as { transferredTransactionId: string; remainderTransactionId: string | null; targetAssetId: string };
-    expect(t.server.sequencer.engine.getTransaction(Number(data.transferredTransactionId))).toMatchObject({ assetId: 'GCCP-M-2027-01', origin: 'transfer' });
+    expect(t.server.sequencer.engine.getTransaction(Number(data.transferredTransactionId))).toMatchObject({ assetId: gasCcp, origin: 'transfer' });
     expect(data.remainderTransactionId).not.toBeNull();
   });
 
@@ -106,8 +122,8 @@ describe.each(testDatabases)('demo workflows on $name', (database) => {
 
   it('lets RO-HIDRO and RO-TERMO trade on the bilateral asset', async () => {
     const broker2 = await t.login('broker2');
-    expect((await t.post('/orders', { idempotencyKey: 'demo-bil-ask', assetId: 'GBIL-M-2027-01', way: 'ask', price: 15_000, qty: 100, validityType: 'day', clientCode: 'RO-TERMO' }, broker2)).status).toBe(201);
-    const bid = await t.post('/orders', { idempotencyKey: 'demo-bil-bid', assetId: 'GBIL-M-2027-01', way: 'bid', price: 15_000, qty: 100, validityType: 'day', clientCode: 'RO-HIDRO' }, broker1);
+    expect((await t.post('/orders', { idempotencyKey: 'demo-bil-ask', assetId: gasBilateral, way: 'ask', price: 15_000, qty: 100, validityType: 'day', clientCode: 'RO-TERMO' }, broker2)).status).toBe(201);
+    const bid = await t.post('/orders', { idempotencyKey: 'demo-bil-bid', assetId: gasBilateral, way: 'bid', price: 15_000, qty: 100, validityType: 'day', clientCode: 'RO-HIDRO' }, broker1);
     expect(bid.body.order).toMatchObject({ status: 'traded' });
   });
 

@@ -53,8 +53,8 @@ describe('served periods follow the session date', () => {
     expect(periods(await asset('ESPOT-DA-H01'))).toEqual(['2027-02-27', '2027-02-27', '2027-02-28', '2027-02-28']);
     const list = (await t.get('/assets', token)).body.assets as AssetSpecification[];
     expect(periods(list.find((spec) => spec.id === 'GBG-D')!)).toEqual(['2027-02-27', '2027-02-27', '2027-02-28', '2027-02-28']);
-    // A forward keeps its contract's periods.
-    expect(periods(await asset('GFWD-M-2027-01'))).toEqual(['2026-11-01', '2026-12-30', '2027-01-01', '2027-01-31']);
+    // A forward keeps its contract's periods: the month the demo listed when it was made (server/demo/demo-calendar.ts), March, traded to 27 February.
+    expect(periods(await asset('GFWD-M-2027-03'))).toEqual(['2027-01-01', '2027-02-27', '2027-03-01', '2027-03-31']);
 
     // 00:00:30 on 28 February in Bucharest: the schedule's opening starts the next session.
     t.clock.advance(Date.parse('2027-02-27T22:00:30Z') - t.clock.now());
