@@ -2,14 +2,15 @@ import { RouterProvider } from '@tanstack/react-router';
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { IntlProvider } from 'react-intl';
 import { DialogProvider } from '../components/dialogs/DialogProvider.tsx';
-import { DEFAULT_LOCALE, localeFromPath } from '../i18n/locale.ts';
+import { DEFAULT_LOCALE, intlLocale, localeFromPath } from '../i18n/locale.ts';
 import { messagesFor } from '../i18n/messages/index.ts';
 import { RealtimeProvider } from '../realtime/RealtimeProvider.tsx';
 import type { AppRouter } from './router.tsx';
 
 /**
  * The IntlProvider sits above the router so every page, the 404 and the error page are translated.
- * The locale comes from the URL (the `language` middleware remembers it in the cookie).
+ * The locale comes from the URL (the `language` middleware remembers it in the cookie); English
+ * formats as en-GB (`intlLocale`: day-first dates, never 12/6/26).
  */
 export function App({ router, realtime = true }: { router: AppRouter; realtime?: boolean }) {
   const pathname = useSyncExternalStore(
@@ -25,7 +26,7 @@ export function App({ router, realtime = true }: { router: AppRouter; realtime?:
   }, [locale]);
 
   return (
-    <IntlProvider locale={locale} defaultLocale={DEFAULT_LOCALE} messages={messages}>
+    <IntlProvider locale={intlLocale(locale)} defaultLocale={DEFAULT_LOCALE} messages={messages}>
       <DialogProvider>
         <RealtimeProvider enabled={realtime}>
           <RouterProvider router={router} />

@@ -9,7 +9,7 @@ function toDate(value: string | number | Date): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** A transaction (or any exchange) time, in Europe/Bucharest: '15.01.2025, 12:30:00' / '1/15/25, 12:30:00 PM'. */
+/** A transaction (or any exchange) time, in Europe/Bucharest: '15.01.2025, 12:30:00' / '15/01/2025, 12:30:00' (English as en-GB: `intlLocale`). */
 export function formatExchangeDateTime(
   intl: IntlShape,
   value: string | number | Date,

@@ -6,6 +6,21 @@ export const BASE_PATH = '/session';
 export const LOCALE_COOKIE = 'locale';
 export const LOCALE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
+/**
+ * The locale the formatters use (react-intl's IntlProvider, `intl.locale`): English is formatted as in
+ * Britain, day before month and a 24-hour clock ('6 Dec 2026', '06/12/2026, 07:37:01'), never the
+ * American month-first form; Romanian as it is. Numbers read the same in en-GB as in en
+ * (1,234.50; docs/i18n.md "Dates and times").
+ */
+export function intlLocale(locale: Locale): string {
+  return locale === 'en' ? 'en-GB' : 'ro';
+}
+
+/** The app's language of a formatting locale: 'en-GB' (or 'en') -> 'en', anything else -> 'ro'. */
+export function appLocale(intlLocaleTag: string): Locale {
+  return intlLocaleTag === 'en' || intlLocaleTag.startsWith('en-') ? 'en' : 'ro';
+}
+
 /** Removes the /session base path if present, so both router-internal and full paths work. */
 function withoutBase(pathname: string): string {
   if (pathname === BASE_PATH) return '/';

@@ -4,6 +4,7 @@ import type { Locale } from '../../protocol/enums.ts';
 import type { LocalNames } from '../../protocol/reference.ts';
 import type { MessageKey } from './messages/index.ts';
 import { referenceEn } from './messages/reference.ts';
+import { appLocale } from './locale.ts';
 import { useLocale } from './use-locale.ts';
 
 /** The name of a market, ring or asset in `locale`; `name` (the name of record) if a name is missing. */
@@ -13,7 +14,7 @@ export function localName(entity: { name: string; names?: LocalNames | undefined
 
 /** `localName` in the language of an intl object (outside components). */
 export function localNameIn(intl: IntlShape, entity: { name: string; names?: LocalNames | undefined }): string {
-  return localName(entity, intl.locale === 'en' ? 'en' : 'ro');
+  return localName(entity, appLocale(intl.locale));
 }
 
 /** Asset types the app has labels for; another code is shown as it is. */

@@ -1,7 +1,8 @@
 import { useIntl } from 'react-intl';
 import type { Locale } from '../../protocol/enums.ts';
+import { appLocale } from './locale.ts';
 
-/** The active locale, as set on the IntlProvider from the URL. */
+/** The active language, from the IntlProvider's locale (en-GB for English, `intlLocale`). */
 export function useLocale(): Locale {
-  return useIntl().locale === 'en' ? 'en' : 'ro';
+  return appLocale(useIntl().locale);
 }

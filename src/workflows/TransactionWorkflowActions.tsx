@@ -136,11 +136,14 @@ export function TransactionWorkflowActions({ transaction, asset }: { transaction
   );
   return (
     <span className="workflow-row-actions">
-      {button('transfer', intl.formatMessage({ id: 'workflow.tx.transferOf' }, { transactionId: id }), intl.formatMessage({ id: 'workflow.tx.transferShort' }), () => setOpen('transfer'))}
-      {button('margin', intl.formatMessage({ id: 'workflow.tx.marginOf' }, { transactionId: id }), intl.formatMessage({ id: 'workflow.tx.marginShort' }), () => void activateMargin())}
-      {button('contract', intl.formatMessage({ id: 'workflow.tx.contractOf' }, { transactionId: id }), intl.formatMessage({ id: 'workflow.tx.contractShort' }), () => setOpen('contract'))}
+      <span className="workflow-row-buttons">
+        {button('transfer', intl.formatMessage({ id: 'workflow.tx.transferOf' }, { transactionId: id }), intl.formatMessage({ id: 'workflow.tx.transferShort' }), () => setOpen('transfer'))}
+        {button('margin', intl.formatMessage({ id: 'workflow.tx.marginOf' }, { transactionId: id }), intl.formatMessage({ id: 'workflow.tx.marginShort' }), () => void activateMargin())}
+        {button('contract', intl.formatMessage({ id: 'workflow.tx.contractOf' }, { transactionId: id }), intl.formatMessage({ id: 'workflow.tx.contractShort' }), () => setOpen('contract'))}
+      </span>
+      {/* Under the buttons, wrapped to their width: the cell never grows past the buttons nor cuts the text. */}
       {message && (
-        <span className={message.kind === 'error' ? 'field-error small' : 'muted small'} role={message.kind === 'error' ? 'alert' : 'status'}>
+        <span className={`workflow-row-message ${message.kind === 'error' ? 'field-error small' : 'muted small'}`} role={message.kind === 'error' ? 'alert' : 'status'}>
           {message.text}
         </span>
       )}

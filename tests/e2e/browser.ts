@@ -31,7 +31,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 /**
  * Tables wider than a box they sit in (up to the page's main area, or the `area` asked for, such as a
- * dialog), and a page that scrolls sideways.
+ * dialog), a button, status chip or status message cut by its table cell, and a page that scrolls sideways.
  */
 export async function tableProblems(page: Page, area = 'main'): Promise<string[]> {
   return page.evaluate((area) => {
@@ -43,6 +43,14 @@ export async function tableProblems(page: Page, area = 'main'): Promise<string[]
         if (box.scrollWidth > box.clientWidth + 1) problems.push(`table "${label}": ${box.className || box.tagName} ${box.scrollWidth} > ${box.clientWidth}`);
         if (box === main) break;
       }
+    }
+    // Text may end in an ellipsis in a tight cell (its whole text in the title), but a control, a status chip or a
+    // status message is never cut by its cell: its right edge stays inside the cell.
+    for (const element of document.querySelectorAll(`${area} td button, ${area} td [role="status"], ${area} td [role="alert"], ${area} td .workflow-chip`)) {
+      const cell = element.closest('td')!;
+      const right = element.getBoundingClientRect().right;
+      const edge = cell.getBoundingClientRect().right;
+      if (right > edge + 1) problems.push(`cell cuts "${(element.textContent ?? '').trim().slice(0, 60)}": ${Math.round(right)} > ${Math.round(edge)}`);
     }
     const root = document.documentElement;
     if (root.scrollWidth > root.clientWidth) problems.push(`the page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);

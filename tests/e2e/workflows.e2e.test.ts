@@ -334,6 +334,14 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         await upload.getByRole('button', { name: tab('workflow.contract.submit'), exact: true }).click();
         await upload.waitFor({ state: 'detached', timeout: 10_000 });
         await b1.page.getByText(m(locale, 'workflow.contract.uploaded', { transactionId })).waitFor();
+        // The row's workflow cell now holds the three buttons and the upload's status: nothing of it cut by the cell, no table out of its box, at 1280 and 1920 px.
+        for (const width of [1280, 1920]) {
+          await b1.page.setViewportSize({ width, height: 1000 });
+          await settle(b1.page);
+          expect(await tableProblems(b1.page), `transactions table with a contract at ${width} px`).toEqual([]);
+          await screenshot(b1.page, `workflows-transactions-contract-${locale}-${width}`);
+        }
+        await b1.page.setViewportSize({ width: 1280, height: 860 });
 
         const contractTable = tab('account.tab.transactionContracts');
         const contractId = await instanceOf('contract', transactionId);
@@ -379,6 +387,17 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         expect(download.suggestedFilename()).toMatch(/\.pdf$/);
         expect(readFileSync((await download.path())!).equals(pdf)).toBe(true);
         await shot(b2, 'contract-finalized');
+        // The contract's details with its history (dates day first in English: docs/i18n.md), in both languages at both widths.
+        for (const width of [1280, 1920]) {
+          await b2.page.setViewportSize({ width, height: 1000 });
+          await b2Contract.scrollIntoViewIfNeeded();
+          await settle(b2.page);
+          const times = await b2Contract.locator('section.workflow-timeline li time').allTextContents();
+          expect(times.length).toBeGreaterThan(0);
+          for (const time of times) expect(time, 'a history time, day first').toMatch(locale === 'ro' ? /^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}:\d{2}$/ : /^\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2}:\d{2}$/);
+          await screenshot(b2.page, `workflows-contract-history-${locale}-${width}`);
+        }
+        await b2.page.setViewportSize({ width: 1280, height: 860 });
 
         // ---- 3. Transfer to CCP from the transactions row: broker1 requests, broker2 accepts, the administrator approves; every step confirmed.
         await openTab(b1, locale, 'transactions');

@@ -102,7 +102,7 @@ describe('routes with parameters', () => {
     await signedInAt('/session/en/trading/market/GAS-FWD/assets/GFWD-M-2027-01');
     expect(await screen.findByRole('heading', { name: 'Gas January 2027' })).toBeTruthy();
     expect(screen.getAllByText('Gas forward').length).toBeGreaterThan(0);
-    expect(screen.getByText('Jan 1, 2027 – Jan 31, 2027')).toBeTruthy();
+    expect(screen.getByText('1 Jan 2027 – 31 Jan 2027')).toBeTruthy();
   });
 
   it('accepts the asset route without its optional market', async () => {
@@ -164,8 +164,8 @@ describe('my account', () => {
     const table = await screen.findByRole('table', { name: 'Login history' });
     await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
     const cells = within(table).getAllByRole('cell').map((cell) => cell.textContent);
-    expect(cells[0]).toBe('Mar 1, 2026, 08:00:00 UTC');
-    expect(cells[2]).toBe('Jan 15, 2026, 22:30:00 UTC');
+    expect(cells[0]).toBe('1 Mar 2026, 08:00:00 UTC');
+    expect(cells[2]).toBe('15 Jan 2026, 22:30:00 UTC');
     expect(screen.getByText('1-2 of 2')).toBeTruthy();
   });
 

@@ -1,7 +1,10 @@
+import { createIntl } from 'react-intl';
 import { describe, expect, it } from 'vitest';
 import { CHUNK_RELOAD_GUARD_MS, shouldReloadAfterChunkError } from '../../../src/app/chunk-reload.ts';
 import { isExpired } from '../../../src/auth/session.ts';
 import {
+  appLocale,
+  intlLocale,
   localeCookie,
   localeFromPath,
   localePath,
@@ -10,6 +13,7 @@ import {
   stripLocale,
   switchLocalePath,
 } from '../../../src/i18n/locale.ts';
+import { formatCalendarDate, formatExchangeDateTime, formatMinor, formatUtcDateTime } from '../../../src/i18n/format.ts';
 
 describe('locale from the URL', () => {
   it('is English under /en, Romanian otherwise, with or without the /session base', () => {
@@ -69,5 +73,43 @@ describe('constants of SPEC §4 and §9', () => {
     expect(shouldReloadAfterChunkError(100_000, null)).toBe(true);
     expect(shouldReloadAfterChunkError(100_000, 50_000)).toBe(false);
     expect(shouldReloadAfterChunkError(110_000, 50_000)).toBe(true);
+  });
+});
+
+describe('the formatting locale (docs/i18n.md, "Dates and times")', () => {
+  const intlIn = (locale: 'en' | 'ro') => createIntl({ locale: intlLocale(locale), defaultLocale: 'ro' });
+  const at = '2026-12-06T05:37:01.000Z'; // 6 December, 07:37:01 in Bucharest
+
+  it('formats English as en-GB and Romanian as ro, and maps both back to the app language', () => {
+    expect(intlLocale('en')).toBe('en-GB');
+    expect(intlLocale('ro')).toBe('ro');
+    expect(appLocale(intlLocale('en'))).toBe('en');
+    expect(appLocale(intlLocale('ro'))).toBe('ro');
+    expect(appLocale('en')).toBe('en');
+  });
+
+  it('writes English dates day first with a 24-hour clock, never 12/6/26', () => {
+    const en = intlIn('en');
+    expect(formatExchangeDateTime(en, at)).toBe('06/12/2026, 07:37:01');
+    expect(formatExchangeDateTime(en, at, 'medium')).toBe('6 Dec 2026, 07:37:01');
+    expect(formatCalendarDate(en, '2026-12-06')).toBe('6 Dec 2026');
+    expect(formatUtcDateTime(en, at)).toBe('6 Dec 2026, 05:37:01 UTC');
+  });
+
+  it('leaves Romanian dates as they were', () => {
+    const ro = intlIn('ro');
+    expect(formatExchangeDateTime(ro, at)).toBe('06.12.2026, 07:37:01');
+    expect(formatCalendarDate(ro, '2026-12-06')).toBe('6 dec. 2026');
+  });
+
+  it('writes numbers in English as en does (1,234,567.50; -1.23%): only the dates change', () => {
+    const en = intlIn('en');
+    const plain = createIntl({ locale: 'en' });
+    expect(formatMinor(en, 123456750, 2)).toBe('1,234,567.50');
+    expect(formatMinor(en, 123456750, 2)).toBe(formatMinor(plain, 123456750, 2));
+    const percent = { style: 'percent', minimumFractionDigits: 2, signDisplay: 'exceptZero' } as const;
+    expect(en.formatNumber(-0.0123, percent)).toBe(plain.formatNumber(-0.0123, percent));
+    const money = { style: 'currency', currency: 'RON' } as const;
+    expect(en.formatNumber(1234.5, money)).toBe(plain.formatNumber(1234.5, money));
   });
 });

@@ -37,7 +37,7 @@ describe('audit panel', () => {
     await waitFor(() => expect(range()).toBe('1-25 of 60'));
     expect(calls[0]!.query.toString()).toBe('offset=0&limit=25');
     const rows = tableRows('Audit');
-    expect(rows[0]).toEqual(['11/27/26, 11:45:00', 'Security', 'Failed sign-in', 'System', 'S-60', 'Refused', 'AUTH_CREDENTIALS_INVALID', '10.0.0.5']);
+    expect(rows[0]).toEqual(['27/11/2026, 11:45:00', 'Security', 'Failed sign-in', 'System', 'S-60', 'Refused', 'AUTH_CREDENTIALS_INVALID', '10.0.0.5']);
     expect(rows[1]).toEqual(expect.arrayContaining(['Operator', 'Market suspended', 'U-admin', 'S-59', 'Done', 'phase: trading']));
 
     fireEvent.click(screen.getByRole('button', { name: 'Next page' }));

@@ -28,12 +28,12 @@ describe('health panel', () => {
       ['Last journal sequence', '1,234,567'],
       ['Read models behind by', '12'],
       // 09:00 UTC is 11:00 in Bucharest.
-      ['Last snapshot', '11/27/26, 11:00:00 (sequence 1,200,000)'],
+      ['Last snapshot', '27/11/2026, 11:00:00 (sequence 1,200,000)'],
     ]);
     expect(screen.getByRole('heading', { name: 'Connected users (2)' })).toBeTruthy();
     expect(tableRows('Connected users')[0]).toEqual(expect.arrayContaining(['Admin', 'administrator', '1', '3']));
     expect(tableRows('Connected users')[1]).toEqual(expect.arrayContaining(['Broker Unu', '2', '1,234']));
-    expect(tableRows('Last settlement runs')[0]).toEqual(['GAS-FWD', '2026-11-26', 'completed', '11/26/26, 18:05:00']);
+    expect(tableRows('Last settlement runs')[0]).toEqual(['GAS-FWD', '2026-11-26', 'completed', '26/11/2026, 18:05:00']);
     expect(tableRows('Open margin calls')[0]).toEqual(['RO-TERMO', '1,234,567.89 RON']);
   });
 

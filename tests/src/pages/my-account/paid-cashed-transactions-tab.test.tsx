@@ -26,7 +26,7 @@ describe('paid and cashed transactions tab', () => {
     const table = tableRows('Paid and cashed transactions');
     expect(table.map((cells) => cells[8])).toEqual(['Cashed', 'Paid']);
     // 22:30 UTC on 22 November is 00:30 on the 23rd in Bucharest.
-    expect(table[0]![0]).toContain('11/23/26, 00:30:00');
+    expect(table[0]![0]).toContain('23/11/2026, 00:30:00');
     sortBy('Paid and cashed transactions', 'Amount');
     expect(tableRows('Paid and cashed transactions').map((cells) => cells[8])).toEqual(['Paid', 'Cashed']);
     expect(screen.getByText('1-2 of 2')).toBeTruthy();

@@ -30,7 +30,7 @@ describe('positions table', () => {
   it('shows quantities and prices in the asset decimals, the net position signed and the traded value', () => {
     renderTable();
     const [first] = bodyRows();
-    expect(cellsOf(first!)).toEqual(['RO-HIDRO', 'GSPOT-DA', 'Nov 22, 2026', '15.0', '150.25', '5.0', '151.00', '+10.0', '3,008.75', '3']);
+    expect(cellsOf(first!)).toEqual(['RO-HIDRO', 'GSPOT-DA', '22 Nov 2026', '15.0', '150.25', '5.0', '151.00', '+10.0', '3,008.75', '3']);
     expect(first!.querySelector('.net-long')).not.toBeNull();
     const short = bodyRows().find((row) => plain(row.textContent).includes('GSPOT-WD'))!;
     expect(cellsOf(short)).toContain('-20.0');

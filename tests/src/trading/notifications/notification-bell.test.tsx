@@ -65,7 +65,7 @@ describe('the notifications bell', () => {
       'Trade on GSPOT-DA: your order O-1 (Ask) for RO-HIDRO traded 5.0 at 151.00',
       'Gas spot is now in the closing phase',
     ]);
-    expect(items[1]!.textContent).toContain('11/22/26, 11:00:00'); // 09:00 UTC in Bucharest time
+    expect(items[1]!.textContent).toContain('22/11/2026, 11:00:00'); // 09:00 UTC in Bucharest time
 
     fireEvent.click(within(drawer).getByRole('radio', { name: 'Session phases' }));
     expect(within(drawer).getAllByTestId('notification').map((item) => item.getAttribute('data-category'))).toEqual(['phase']);

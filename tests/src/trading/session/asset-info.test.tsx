@@ -24,7 +24,7 @@ describe('trading asset info', () => {
     expect(value('Type')).toBe('Day');
     expect(value('Market')).toBe('Gas spot · Spot');
     expect(value('Ring')).toBe('Gas day ring');
-    expect(value('Delivery period')).toBe('Nov 23, 2026');
+    expect(value('Delivery period')).toBe('23 Nov 2026');
     expect(value('Unit and currency')).toBe('MWh · RON');
     expect(value('Price step')).toBe('0.01 RON');
     expect(value('Quantity step')).toBe('1.0 MWh');

@@ -193,7 +193,7 @@ describe('side session', () => {
     const [spot, pmc] = within(list).getAllByRole('listitem');
     expect(spot!.getAttribute('aria-current')).toBe('true');
     expect(spot!.textContent).toContain('Gas spot');
-    expect(spot!.textContent).toContain('Session Nov 22, 2026');
+    expect(spot!.textContent).toContain('Session 22 Nov 2026');
     expect(within(spot!).getByRole('timer').textContent).toBe('10:00');
     act(() => vi.advanceTimersByTime(61_000));
     expect(within(spot!).getByRole('timer').textContent).toBe('08:59');

@@ -106,7 +106,7 @@ describe('trades summary view', () => {
       ['RO-TERMO', '1', '4.5', '152.50', '0.0', '—', '152.50'],
       ['Total', '2', '14.5', '150.78', '4.5', '152.50', '151.18'],
     ]);
-    expect(screen.getByText('Weighted by quantity, in RON; session Nov 22, 2026.')).toBeTruthy();
+    expect(screen.getByText('Weighted by quantity, in RON; session 22 Nov 2026.')).toBeTruthy();
   });
 
   it('speaks Romanian, and says when there is nothing yet', () => {

@@ -58,7 +58,7 @@ describe('OrderTimelineDialog', () => {
     const text = rows.map(plain);
     expect(text[0]).toContain('Entered');
     expect(text[0]).toContain('Price 150.00 · quantity 100.0 · validity Day');
-    expect(text[0]).toContain('11/22/26, 11:01:01 EET');
+    expect(text[0]).toContain('22/11/2026, 11:01:01 EET');
     expect(text[1]).toContain('Price: 150.00 → 151.00');
     expect(text[1]).toContain('Suspended (taken off the book)');
     expect(text[2]).toContain('40.0 at 151.00 · transaction 1 · 60.0 still open');
