@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../server/trading/asset-periods.ts';
 import { bucharestDate } from '../../server/trading/time.ts';
 import { formatCalendarDate } from '../../src/i18n/format.ts';
+import { intlLocale } from '../../src/i18n/locale.ts';
 import type { TestServer } from '../helpers/test-server.ts';
 import { appUrl, newPage, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
 import { screenshot } from './browser.ts';
@@ -35,7 +36,8 @@ describe('demo reference data in the app', () => {
         await page.getByRole('heading', { level: 1, name: w.name }).waitFor({ timeout: 10_000 });
         expect(await value(page, w.typeTerm)).toBe(w.type);
         expect(await value(page, w.marketTerm)).toBe(w.market);
-        const intl = createIntl({ locale });
+        // The app formats with intlLocale's tag (en-GB for English: day first).
+        const intl = createIntl({ locale: intlLocale(locale) });
         // Day-ahead: traded in today's session, delivered tomorrow (never the fixture's old dates).
         expect(await value(page, w.delivery)).toBe(formatCalendarDate(intl, addDays(session, 1)));
         expect(await value(page, w.trading)).toBe(formatCalendarDate(intl, session));
