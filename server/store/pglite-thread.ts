@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Database, Queryable } from './database.ts';
+import type { CopyLoad, Database, Queryable, Statement } from './database.ts';
 
 /** An error as the worker describes it (server/store/pglite-worker.mjs). */
 interface WorkerError {
@@ -116,7 +116,7 @@ export async function openPgliteThread(dataDir: string | undefined, template?: s
     return new Promise<T>((resolve, reject) => pending.set(id, { resolve: resolve as (value: unknown) => void, reject }));
   }
 
-  function request<T>(message: Record<string, unknown>, params?: unknown[]): Promise<T> {
+  function request<T>(message: Record<string, unknown>, params?: unknown[], transfer: ArrayBuffer[] = []): Promise<T> {
     const id = nextId++;
     const answer = expect<T>(id);
     if (!dead) {
@@ -124,7 +124,7 @@ export async function openPgliteThread(dataDir: string | undefined, template?: s
         if (params) {
           const encoded = withBytes(params);
           worker.postMessage({ ...message, params: encoded.params, textParams: encoded.textParams, id }, encoded.transfer);
-        } else worker.postMessage({ ...message, id });
+        } else worker.postMessage({ ...message, id }, transfer);
       } catch (error) {
         // A parameter that cannot cross the thread (a function, say): this request fails, nothing else.
         settle(id, { ok: false, error: error as Error });
@@ -161,6 +161,16 @@ export async function openPgliteThread(dataDir: string | undefined, template?: s
       if (!dead) worker.postMessage({ op: 'end', tx, commit: true });
       await ended;
       return result;
+    },
+    async copyThenRun(loads: CopyLoad[], statements: Statement[]) {
+      // The rows go as UTF-8 bytes moved to the thread, not cloned; PGlite reads them there as they are.
+      const transfer: ArrayBuffer[] = [];
+      const encoded = loads.map(({ table, columns, text }) => {
+        const bytes = encoder.encode(text);
+        transfer.push(bytes.buffer as ArrayBuffer);
+        return { table, columns, bytes };
+      });
+      await request({ op: 'copyThenRun', loads: encoded, statements }, undefined, transfer);
     },
     async exec(sql: string) {
       await request({ op: 'exec', sql });

@@ -41,6 +41,14 @@ async function handle(message) {
       case 'query':
         reply(id, (await db.query(message.sql, paramsOf(message))).rows);
         return;
+      case 'copyThenRun':
+        // One transaction: every load COPYd from its bytes (PGlite reads them as the file /dev/blob), then the statements.
+        await db.transaction(async (tx) => {
+          for (const load of message.loads) await tx.query(`copy ${load.table} (${load.columns}) from '/dev/blob'`, [], { blob: new Blob([load.bytes]) });
+          for (const statement of message.statements) await tx.query(statement.sql, statement.params);
+        });
+        reply(id, null);
+        return;
       case 'exec':
         await db.exec(message.sql);
         reply(id, null);

@@ -1,6 +1,7 @@
 import type { Order, SessionStats, Transaction } from '../../protocol/index.ts';
 import type { OrderEvent } from '../../protocol/order-history.ts';
-import type { Database, Queryable } from './database.ts';
+import { copyText } from './copy-text.ts';
+import type { CopyLoad, Database, Queryable, Statement } from './database.ts';
 
 /** One row of order_events: the event and where it sits in the journal. */
 export interface OrderEventRow {
@@ -83,6 +84,74 @@ const WRITE_SLICE_SQL = `with
     on conflict (name) do update set journal_seq = greatest(projection_watermark.journal_seq, excluded.journal_seq))
 select 1 as written`;
 
+/**
+ * PGlite's way in (Database.copyThenRun): each table's rows COPYd into a temporary table of the same
+ * columns without keys or indexes, then moved by one statement that does what WRITE_SLICE_SQL does
+ * (the same conflicts, the same watermark rule), in one transaction. The temporary tables empty
+ * themselves at commit. Measured against the JSON-array statement on PGlite: about a third less
+ * time in its thread per order and its event (docs/trading.md, "Read models").
+ */
+const STAGING_SQL = `
+  create temp table if not exists staged_transactions (transaction_id bigint, asset_id text, buyer text, seller text, data jsonb, ts timestamptz) on commit delete rows;
+  create temp table if not exists staged_orders (order_id bigint, asset_id text, client_code text, status text, way text, session_date text, data json, updated_at timestamptz) on commit delete rows;
+  create temp table if not exists staged_order_events (journal_seq bigint, event_index integer, order_id bigint, client_code text, kind text, at timestamptz, data json) on commit delete rows;
+  create temp table if not exists staged_session_stats (asset_id text, session_date text, data jsonb) on commit delete rows;`;
+
+const MOVE_STAGED_SQL = `with
+  written_transactions as (
+    insert into transactions (transaction_id, asset_id, buyer, seller, data, ts)
+    select transaction_id, asset_id, buyer, seller, data, ts from staged_transactions
+    on conflict (transaction_id) do nothing),
+  written_orders as (
+    insert into orders (order_id, asset_id, client_code, status, way, session_date, data, updated_at)
+    select order_id, asset_id, client_code, status, way, session_date, data, updated_at from staged_orders
+    on conflict (order_id) do update set status = excluded.status, session_date = excluded.session_date, data = excluded.data, updated_at = excluded.updated_at),
+  written_events as (
+    insert into order_events (journal_seq, event_index, order_id, client_code, kind, at, data)
+    select journal_seq, event_index, order_id, client_code, kind, at, data from staged_order_events
+    on conflict (journal_seq, event_index) do nothing),
+  written_stats as (
+    insert into session_stats (asset_id, session_date, data)
+    select asset_id, session_date, data from staged_session_stats
+    on conflict (asset_id, session_date) do update set data = excluded.data),
+  written_watermark as (
+    insert into projection_watermark (name, journal_seq)
+    select 'trading', $1::bigint where $1::bigint is not null
+    on conflict (name) do update set journal_seq = greatest(projection_watermark.journal_seq, excluded.journal_seq))
+select 1 as written`;
+
+/** A batch's rows as COPY loads of the staging tables (the same columns WRITE_SLICE_SQL reads from each row's JSON). */
+function stagedLoads({ transactions, orders, orderEvents, stats }: ProjectionBatch): CopyLoad[] {
+  const loads: CopyLoad[] = [];
+  if (transactions.length > 0) {
+    let text = '';
+    for (const t of transactions) text += `${copyText(t.transactionId)}\t${copyText(t.assetId)}\t${copyText(t.buyer)}\t${copyText(t.seller)}\t${copyText(JSON.stringify(t))}\t${copyText(t.timestamp)}\n`;
+    loads.push({ table: 'staged_transactions', columns: 'transaction_id, asset_id, buyer, seller, data, ts', text });
+  }
+  if (orders.length > 0) {
+    let text = '';
+    for (const o of orders) {
+      text += `${copyText(o.orderId)}\t${copyText(o.assetId)}\t${copyText(o.clientCode)}\t${copyText(o.status)}\t${copyText(o.way)}\t${copyText(o.sessionDate)}\t${copyText(JSON.stringify(o))}\t${copyText(o.lastModifiedAt)}\n`;
+    }
+    loads.push({ table: 'staged_orders', columns: 'order_id, asset_id, client_code, status, way, session_date, data, updated_at', text });
+  }
+  if (orderEvents.length > 0) {
+    let text = '';
+    for (const { journalSeq, eventIndex, clientCode, event } of orderEvents) {
+      text += `${journalSeq}\t${eventIndex}\t${copyText(event.orderId)}\t${copyText(clientCode)}\t${copyText(event.kind)}\t${copyText(event.at)}\t${copyText(JSON.stringify(event))}\n`;
+    }
+    loads.push({ table: 'staged_order_events', columns: 'journal_seq, event_index, order_id, client_code, kind, at, data', text });
+  }
+  if (stats.length > 0) {
+    let text = '';
+    for (const row of stats) text += `${copyText(row.assetId)}\t${copyText(row.sessionDate)}\t${copyText(JSON.stringify(row))}\n`;
+    loads.push({ table: 'staged_session_stats', columns: 'asset_id, session_date, data', text });
+  }
+  return loads;
+}
+
+const UPDATE_TRANSACTION_SQL = `update transactions set data = data || jsonb_build_object('status', $2::text, 'marginsExposureActive', $3::boolean) where transaction_id = $1::bigint`;
+
 const SET_WATERMARK_SQL =
   "insert into projection_watermark (name, journal_seq) values ('trading', $1) on conflict (name) do update set journal_seq = greatest(projection_watermark.journal_seq, excluded.journal_seq)";
 
@@ -94,7 +163,10 @@ function sliceJson<Row>(rows: Row[], index: number): string {
 
 /** Orders, transactions and statistics as the engine's events left them (read models). */
 export class TradingRepository {
-  constructor(private readonly db: Queryable & Partial<Pick<Database, 'transaction'>>) {}
+  /** PGlite's staging tables, made once for its one session (temporary tables live as long as it). */
+  private staging: Promise<void> | null = null;
+
+  constructor(private readonly db: Queryable & Partial<Pick<Database, 'transaction' | 'copyThenRun' | 'exec'>>) {}
 
   /**
    * Writes a batch and its watermark: one statement per ROWS_PER_STATEMENT rows of each table, the
@@ -108,6 +180,7 @@ export class TradingRepository {
     const slices = Math.max(1, ...[transactions, orders, orderEvents, stats].map((rows) => Math.ceil(rows.length / ROWS_PER_STATEMENT)));
     if (slices === 1 && transactions.length + orders.length + orderEvents.length + stats.length + (batch.transactionUpdates?.length ?? 0) === 0 && watermark === null) return;
     const updates = batch.transactionUpdates ?? [];
+    if (this.db.copyThenRun && this.db.exec) return this.writeBatchByCopy(batch, updates);
     const write = async (db: Queryable) => {
       for (let index = 0; index < slices; index++) {
         const last = index === slices - 1;
@@ -123,13 +196,23 @@ export class TradingRepository {
     else await write(this.db);
   }
 
+  /** writeBatch on PGlite: the rows COPYd into the staging tables and moved by one statement, the updates after them, in one transaction. */
+  private async writeBatchByCopy(batch: ProjectionBatch, updates: TransactionUpdateRow[]): Promise<void> {
+    const exec = this.db.exec!;
+    this.staging ??= exec(STAGING_SQL).catch((error: unknown) => {
+      this.staging = null;
+      throw error;
+    });
+    await this.staging;
+    const statements: Statement[] = [{ sql: MOVE_STAGED_SQL, params: [batch.watermark] }];
+    for (const update of updates) statements.push({ sql: UPDATE_TRANSACTION_SQL, params: [update.transactionId, update.status, update.marginsExposureActive] });
+    await this.db.copyThenRun!(stagedLoads(batch), statements);
+  }
+
   /** Sets the post-trade fields of stored transactions, in order (a later update of one transaction wins). */
   private async applyTransactionUpdates(db: Queryable, updates: TransactionUpdateRow[]): Promise<void> {
     for (const update of updates) {
-      await db.query(
-        `update transactions set data = data || jsonb_build_object('status', $2::text, 'marginsExposureActive', $3::boolean) where transaction_id = $1::bigint`,
-        [update.transactionId, update.status, update.marginsExposureActive],
-      );
+      await db.query(UPDATE_TRANSACTION_SQL, [update.transactionId, update.status, update.marginsExposureActive]);
     }
   }
 

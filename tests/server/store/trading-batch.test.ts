@@ -198,6 +198,25 @@ describe.each(testDatabases)('TradingRepository.writeBatch on $name', (database)
     });
   });
 
+  it('stores text that COPY escapes (tabs, line ends, backslashes) and any Unicode exactly as the statements do', async () => {
+    await withStores(async (sliced, byTable) => {
+      const awkward = batch(4, 1, 4);
+      const text = 'tab\there\nline\rend \\ back \\N ȚĂRANU "q" 🚀';
+      awkward.orders[1] = { ...awkward.orders[1]!, clientCode: `RO-${text}`, brokerId: text };
+      awkward.orderEvents[1] = { ...awkward.orderEvents[1]!, clientCode: `RO-${text}`, event: { ...awkward.orderEvents[1]!.event, reason: text } };
+      awkward.transactions[0] = { ...awkward.transactions[0]!, buyer: `RO-${text}` };
+      awkward.stats[0] = { ...awkward.stats[0]!, assetId: `GSPOT-${text}` };
+      await sliced.trading.writeBatch(awkward);
+      await writeTableByTable(byTable, awkward);
+      const written = await tables(sliced);
+      expect(written).toEqual(await tables(byTable));
+      expect(written.orders[1]).toMatchObject({ client_code: `RO-${text}`, data: { brokerId: text } });
+      expect(written.orderEvents[1]!.data).toMatchObject({ reason: text });
+      expect(written.transactions[0]).toMatchObject({ buyer: `RO-${text}` });
+      expect(written.stats.map((row) => row.asset_id)).toContain(`GSPOT-${text}`);
+    });
+  });
+
   it('writes nothing of a batch whose later slice fails, nor its watermark', async () => {
     await withStores(async (sliced) => {
       await sliced.trading.writeBatch(batch(3, 0, 3));
