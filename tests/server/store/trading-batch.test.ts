@@ -203,7 +203,7 @@ describe.each(testDatabases)('TradingRepository.writeBatch on $name', (database)
       const awkward = batch(4, 1, 4);
       const text = 'tab\there\nline\rend \\ back \\N ȚĂRANU "q" 🚀';
       awkward.orders[1] = { ...awkward.orders[1]!, clientCode: `RO-${text}`, brokerId: text };
-      awkward.orderEvents[1] = { ...awkward.orderEvents[1]!, clientCode: `RO-${text}`, event: { ...awkward.orderEvents[1]!.event, reason: text } };
+      awkward.orderEvents[1] = { ...awkward.orderEvents[1]!, clientCode: `RO-${text}`, event: { ...awkward.orderEvents[1]!.event, fills: [{ transactionId: text, price: 15_000, qty: 10 }] } };
       awkward.transactions[0] = { ...awkward.transactions[0]!, buyer: `RO-${text}` };
       awkward.stats[0] = { ...awkward.stats[0]!, assetId: `GSPOT-${text}` };
       await sliced.trading.writeBatch(awkward);
@@ -211,7 +211,7 @@ describe.each(testDatabases)('TradingRepository.writeBatch on $name', (database)
       const written = await tables(sliced);
       expect(written).toEqual(await tables(byTable));
       expect(written.orders[1]).toMatchObject({ client_code: `RO-${text}`, data: { brokerId: text } });
-      expect(written.orderEvents[1]!.data).toMatchObject({ reason: text });
+      expect(written.orderEvents[1]!.data).toMatchObject({ fills: [{ transactionId: text }] });
       expect(written.transactions[0]).toMatchObject({ buyer: `RO-${text}` });
       expect(written.stats.map((row) => row.asset_id)).toContain(`GSPOT-${text}`);
     });
