@@ -145,6 +145,17 @@ function fingerprintOf(command: UnstampedCommand | EngineCommand): string {
   return DIGEST_PREFIX + cyrb53(commandText(command));
 }
 
+/**
+ * `JSON.stringify({ command: { ...command, at }, meta })` (meta left out when absent) from the
+ * command's own JSON `text`: `at` is a key the command did not have, so it comes last. Undefined when
+ * `at` is not a finite number (JSON would write null).
+ */
+export function entryJsonOf(text: string, at: number, meta: JournalEntry['meta'] | undefined): string | undefined {
+  if (!Number.isFinite(at) || text.length < 2 || text[text.length - 1] !== '}') return undefined;
+  const stamped = text.length === 2 ? `{"at":${at}}` : `${text.slice(0, -1)},"at":${at}}`;
+  return meta ? `{"command":${stamped},"meta":${JSON.stringify(meta)}}` : `{"command":${stamped}}`;
+}
+
 /** Whether `command` is what the key was used for (a key without a digest is not checked). */
 function sameCommand(used: string | undefined, fingerprint: string, command: UnstampedCommand): boolean {
   if (used === undefined || used === fingerprint) return true;
@@ -342,7 +353,9 @@ export class Sequencer {
     // Stamped here so the journal holds the exact time the engine saw; never earlier than the last one.
     const at = Math.max(this.now(), this.engine.clock);
     this.idempotency.forgetBefore(at);
-    const fingerprint = key === null ? '' : fingerprintOf(command);
+    // An add's JSON serves its digest and, with its time put last, its journal record (one serialisation).
+    const text = key !== null && !('at' in command) ? JSON.stringify(command) : null;
+    const fingerprint = key === null ? '' : text === null ? fingerprintOf(command) : DIGEST_PREFIX + cyrb53(text);
     if (key !== null) {
       const remembered = this.idempotency.get(key);
       const syncing = remembered ? undefined : this.syncing.get(key);
@@ -362,7 +375,7 @@ export class Sequencer {
     }
     const pending = { ...result, journalSeq: null as number | null };
     const before = this.journal.lastSeq;
-    const durable = this.journal.append(entry).then(
+    const durable = this.journal.append(entry, text === null ? undefined : entryJsonOf(text, at, meta)).then(
       (seq) => {
         pending.journalSeq = seq;
         this.publishedSeq = seq;

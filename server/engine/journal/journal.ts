@@ -48,8 +48,12 @@ export interface RecoveredJournal<T, S> {
   lastSeq: number;
 }
 
-export function encodeRecord(seq: number, entry: unknown): Buffer {
-  const json = JSON.stringify({ seq, entry });
+/**
+ * One record: length, CRC-32 and the JSON of `{ seq, entry }`. `entryJson`, when the caller has it,
+ * must be exactly `JSON.stringify(entry)` (it saves serialising again what the caller just did).
+ */
+export function encodeRecord(seq: number, entry: unknown, entryJson?: string): Buffer {
+  const json = entryJson === undefined ? JSON.stringify({ seq, entry }) : `{"seq":${seq},"entry":${entryJson}}`;
   // One buffer for header and payload (most records fit the shared pool of Buffer.allocUnsafe).
   const record = Buffer.allocUnsafe(HEADER_BYTES + Buffer.byteLength(json, 'utf8'));
   const length = record.write(json, HEADER_BYTES, 'utf8');
@@ -284,12 +288,15 @@ export class Journal<T, S = unknown> {
     await this.io.datasync(this.handle!);
   }
 
-  /** Appends one entry; resolves with its sequence number once it is on disk. */
-  append(entry: T): Promise<number> {
+  /**
+   * Appends one entry; resolves with its sequence number once it is on disk. `entryJson`, when given,
+   * must be exactly `JSON.stringify(entry)`.
+   */
+  append(entry: T, entryJson?: string): Promise<number> {
     if (this.closed) return Promise.reject(new Error('journal closed'));
     if (this.failed) return Promise.reject(this.failed);
     const seq = this.nextSeq++;
-    const buffer = encodeRecord(seq, entry);
+    const buffer = encodeRecord(seq, entry, entryJson);
     let pending!: Pending;
     const synced = new Promise<number>((resolve, reject) => {
       pending = { seq, buffer, resolve, reject };

@@ -3,7 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Sequencer, type UnstampedCommand } from '../../../server/trading/sequencer.ts';
+import fc from 'fast-check';
+import { decodeRecords } from '../../../server/engine/journal/journal.ts';
+import { entryJsonOf, Sequencer, type JournalEntry, type UnstampedCommand } from '../../../server/trading/sequencer.ts';
 import { crashWorkload, steppingClock } from '../engine/journal/crash-workload.ts';
 
 const dirs: string[] = [];
@@ -172,5 +174,49 @@ describe('Sequencer idempotency retention', () => {
     expect((await restarted.submit(add, meta)).orderId).toBe(first.orderId);
     await expect(restarted.submit(other, meta)).rejects.toMatchObject({ code: 'ORDER_IDEMPOTENCY_KEY_REUSED', params: { idempotencyKey: 'legacy-1' } });
     await restarted.close();
+  });
+});
+
+describe('The journal record of an add with an idempotency key', () => {
+  it('is the JSON of the stamped command and its meta, made from the command JSON the digest used', () => {
+    const key = fc.string({ maxLength: 8 }).filter((k) => k !== 'at' && k !== '__proto__');
+    const command = fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 6 }).map((fields) => ({ type: 'addOrder', ...fields }));
+    const meta = fc.option(fc.record({ userId: fc.string(), idempotencyKey: fc.string(), note: fc.option(fc.jsonValue({ maxDepth: 1 }), { nil: undefined }) }), { nil: undefined });
+    const at = fc.oneof(fc.integer({ min: 0, max: 2 ** 52 }), fc.double({ noNaN: true, noDefaultInfinity: true }));
+    fc.assert(
+      fc.property(command, meta, at, (c, m, when) => {
+        const expected = JSON.stringify(m ? { command: { ...c, at: when }, meta: m } : { command: { ...c, at: when } });
+        expect(entryJsonOf(JSON.stringify(c), when, m as never)).toBe(expected);
+      }),
+      { numRuns: 500 },
+    );
+    // Not a number JSON can write: the journal serialises the entry itself.
+    expect(entryJsonOf('{"type":"addOrder"}', Number.NaN, undefined)).toBeUndefined();
+  });
+
+  it('is written as serialising the entry would write it, and a restart replays it to the same state', async () => {
+    const { setup, add } = setupAndFirstAdd();
+    const { sequencer, dir } = await openSequencer();
+    for (const command of setup) await sequencer.submit(command);
+    const first = await sequencer.submit(add, { userId: 'u1', idempotencyKey: 'k-1' });
+    await sequencer.submit({ ...add, price: (add as { price: number }).price + 1 } as UnstampedCommand, { userId: 'u1', idempotencyKey: 'k-2' });
+    const hash = sequencer.engine.stateHash();
+    await sequencer.close();
+    const bytes = Buffer.concat(readdirSync(dir).filter((name) => name.startsWith('journal-')).sort().map((name) => readFileSync(join(dir, name))));
+    const { records } = decodeRecords<JournalEntry>(bytes);
+    const keyed = records.filter((record) => record.entry.meta?.idempotencyKey);
+    expect(keyed.map((record) => record.entry.meta!.idempotencyKey)).toEqual(['k-1', 'k-2']);
+    expect(keyed[0]!.entry.command).toEqual({ ...add, at: expect.any(Number) });
+    // Each record's text is JSON.stringify of what it holds: a record whose JSON was put together differs in a byte.
+    let offset = 0;
+    for (const record of records) {
+      const length = bytes.readUInt32LE(offset);
+      expect(bytes.subarray(offset + 8, offset + 8 + length).toString('utf8')).toBe(JSON.stringify({ seq: record.seq, entry: record.entry }));
+      offset += 8 + length;
+    }
+    const { sequencer: reopened } = await openSequencer(dir);
+    expect(reopened.engine.stateHash()).toBe(hash);
+    expect(reopened.idempotentResult('u1', 'k-1')?.orderId).toBe(first.orderId);
+    await reopened.close();
   });
 });
