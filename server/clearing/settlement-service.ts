@@ -218,7 +218,8 @@ export class SettlementService {
       await this.saveFinalPriceIfExpiry(saved, terms.get(asset.id)?.expiryDate ?? null);
     }
     this.options.notify({ kind: 'settlement_price', clientCode: null, marketId: job.marketId, sessionDate: job.sessionDate, at: new Date(this.options.now()).toISOString() });
-    if (this.options.settleOnClose ?? true) await this.runAndNotify(job.marketId, job.sessionDate);
+    // Reopened since (an operator's reopen of the same session): it settles at its next close, not now.
+    if ((this.options.settleOnClose ?? true) && this.isSessionClosed(job.marketId, job.sessionDate)) await this.runAndNotify(job.marketId, job.sessionDate);
   }
 
   /** At a forward's expiry the final settlement price is that day's daily settlement price in force. */

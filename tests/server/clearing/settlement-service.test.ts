@@ -48,3 +48,35 @@ describe('settlement service across a restart', () => {
     ]);
   }, 120_000);
 });
+
+describe('settlement service when a closed session is reopened', () => {
+  let t: TestServer | null = null;
+  afterAll(async () => {
+    await t?.server.close();
+  });
+
+  it('does not settle a session reopened before its automatic run, and settles it at its next close', async () => {
+    t = await startTestServer({ tickIntervalMs: 0 });
+    const sessionDate = bucharestDate(t.clock.now());
+    const [broker1, broker2] = [await t.login('broker1'), await t.login('broker2')];
+    expect((await t.post('/orders', order('RO-HIDRO', 'ask', 35_000, 40), broker1)).status).toBe(201);
+    expect((await t.post('/orders', order('RO-TERMO', 'bid', 35_000, 40), broker2)).status).toBe(201);
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args);
+    try {
+      // Closed and at once reopened: the close's queued work finds the session open again.
+      await t.server.sequencer.submit({ type: 'setPhase', marketId: 'EL-SPOT', assetId: null, phase: 'closed' });
+      await t.server.sequencer.submit({ type: 'setPhase', marketId: 'EL-SPOT', assetId: null, phase: 'trading' });
+      await t.server.settlement.idle();
+    } finally {
+      console.error = original;
+    }
+    expect(errors).toEqual([]);
+    expect(await t.server.settlement.settlement.run('EL-SPOT', sessionDate)).toBeNull();
+
+    await t.server.sequencer.submit({ type: 'setPhase', marketId: 'EL-SPOT', assetId: null, phase: 'closed' });
+    await t.server.settlement.idle();
+    expect(await t.server.settlement.settlement.run('EL-SPOT', sessionDate)).toMatchObject({ status: 'completed', clients: 2 });
+  }, 120_000);
+});
