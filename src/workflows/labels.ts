@@ -28,6 +28,18 @@ export const actionLabels: Record<WorkflowAction, MessageKey> = {
   approveWithoutChecks: 'workflow.action.approveWithoutChecks',
 };
 
+/** What the panel says once an action went through: the action as done ('Approved.', 'Aprobat.'), not the button's imperative. */
+export const actionDoneLabels: Record<WorkflowAction, MessageKey> = {
+  activate: 'workflow.actionDone.activate',
+  acceptActivation: 'workflow.actionDone.acceptActivation',
+  delete: 'workflow.actionDone.delete',
+  approve: 'workflow.actionDone.approve',
+  reject: 'workflow.actionDone.reject',
+  cancel: 'workflow.actionDone.cancel',
+  accept: 'workflow.actionDone.accept',
+  approveWithoutChecks: 'workflow.actionDone.approveWithoutChecks',
+};
+
 /** The history's actions, as done (a button says 'Approve', the history 'Approved'): the users' ones and the system's (creation, timers, checks). */
 const historyActionLabels: Record<string, MessageKey> = {
   activate: 'workflow.history.activate',

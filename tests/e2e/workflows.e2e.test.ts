@@ -112,7 +112,7 @@ async function act(page: Page, locale: Locale, panel: Locator, action: 'activate
     const done = page.locator('.workflow-done[role="status"]').filter({ hasText: instanceId });
     await done.waitFor({ timeout: 10_000 });
     expect(await done.textContent()).toContain(m(locale, `workflow.history.${action}`));
-  } else await panel.getByRole('status').filter({ hasText: m(locale, 'workflow.actionDone', { action: label }) }).waitFor({ timeout: 10_000 });
+  } else await panel.getByRole('status').filter({ hasText: m(locale, `workflow.actionDone.${action}`) }).waitFor({ timeout: 10_000 });
 }
 
 /** Workflow status chips cut in a table cell (an ellipsis, or a chip wider than its cell). */
