@@ -94,3 +94,12 @@ export const waitingOnLabels: Record<Exclude<WorkflowInstance['waitingOn'], 'non
 
 /** Actions drawn as dangerous (the confirmation's button in the error colour). */
 export const dangerousActions: readonly WorkflowAction[] = ['reject', 'delete', 'cancel'];
+
+/**
+ * The number of the transaction an instance is about, as its rows show it to users (transfer, margin
+ * activation, contract; an OTC deal once approved: the transaction it became); null for a whitelist
+ * request or a deal not yet a transaction. The instance id is internal and never named to users.
+ */
+export function transactionOf(instance: WorkflowInstance): string | null {
+  return instance.kind === 'whitelist' ? null : instance.data.transactionId;
+}

@@ -30,7 +30,8 @@ export const workflowsEn = {
   'workflow.actionDone.cancel': 'Request cancelled.',
   'workflow.actionDone.accept': 'Accepted.',
   'workflow.actionDone.approveWithoutChecks': 'Approved without checks.',
-  'workflow.done': '{done}: {kind} {instanceId} between {initiator} and {partner}.',
+  'workflow.done': '{done}: {kind} between {initiator} and {partner}.',
+  'workflow.done.transaction': '{done}: {kind} between {initiator} and {partner} (transaction {transactionId}).',
   'workflow.done.dismiss': 'Dismiss',
   'workflow.conflictReloaded': 'Reloaded as it is now: check it and decide again.',
 
@@ -204,7 +205,8 @@ export const workflowsRo: Record<keyof typeof workflowsEn, string> = {
   'workflow.actionDone.cancel': 'Cerere anulată.',
   'workflow.actionDone.accept': 'Acceptat.',
   'workflow.actionDone.approveWithoutChecks': 'Aprobat fără verificări.',
-  'workflow.done': '{done} efectuată. {kind} {instanceId} între {initiator} și {partner}.',
+  'workflow.done': '{done} efectuată. {kind} între {initiator} și {partner}.',
+  'workflow.done.transaction': '{done} efectuată. {kind} între {initiator} și {partner} (tranzacția {transactionId}).',
   'workflow.done.dismiss': 'Închide',
   'workflow.conflictReloaded': 'Reîncărcată așa cum este acum: verificați și decideți din nou.',
 
