@@ -68,4 +68,35 @@ describe('changed screens as broker1 and the administrator', () => {
       });
     }
   }
+  it('lines up the audit filters\' From and To labels with their neighbours\' labels (admin, ro and en)', { timeout: 120_000 }, async () => {
+    const words = { ro: { from: 'De la', to: 'Până la' }, en: { from: 'From', to: 'To' } } as const;
+    for (const locale of ['ro', 'en'] as const) {
+      const { context, page } = await newPage(browser);
+      await signIn(page, t, 'admin', locale);
+      for (const size of sizes) {
+        await page.setViewportSize(size);
+        await page.goto(appUrl(t, locale, 'operator'));
+        await settle(page);
+        await page.locator('#operator-tab-audit').click();
+        const filters = page.locator('form.operator-filters');
+        await filters.waitFor();
+        // Each filter's label, top and left, as drawn (From and To hold the app's date field, the others a select or a search box).
+        const labels = await filters.locator('.operator-filter > label').evaluateAll((all) =>
+          all.map((label) => ({ text: (label.textContent ?? '').trim(), y: label.getBoundingClientRect().y, x: label.getBoundingClientRect().x })),
+        );
+        for (const name of [words[locale].from, words[locale].to]) {
+          const index = labels.findIndex((label) => label.text === name);
+          expect(index, `${name} among ${labels.map((label) => label.text).join(', ')}`).toBeGreaterThan(0);
+          const own = labels[index]!;
+          // Its neighbours on the same line (a filter to its left or right); the filters may wrap at 1280 px.
+          const neighbours = [labels[index - 1], labels[index + 1]].filter((label) => label !== undefined && Math.abs(label.y - own.y) < 12);
+          expect(neighbours.length, `${name} at ${size.width} px has a neighbour on its line`).toBeGreaterThan(0);
+          for (const neighbour of neighbours) expect(Math.abs(own.y - neighbour!.y), `${name} vs ${neighbour!.text} at ${size.width} px (${locale})`).toBeLessThanOrEqual(0.5);
+        }
+        mkdirSync(artefactsDir, { recursive: true });
+        await page.screenshot({ path: join(artefactsDir, `screens-operator-audit-${size.width}-admin-${locale}.png`) });
+      }
+      await context.close();
+    }
+  });
 });
