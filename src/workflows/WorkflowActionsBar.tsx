@@ -5,7 +5,7 @@ import { toApiError } from '../api/errors.ts';
 import { useCanAct, useUser } from '../auth/use-auth.ts';
 import { useDialogs } from '../components/dialogs/DialogProvider.tsx';
 import { formatApiError } from '../i18n/format-error.ts';
-import { actionLabels, dangerousActions, kindLabels } from './labels.ts';
+import { actionDoneLabels, actionLabels, dangerousActions, kindLabels } from './labels.ts';
 import { ReasonDialog } from './ReasonDialog.tsx';
 import { useWorkflowActions } from './workflow-actions.ts';
 import { createIntentKeys, fetchWorkflow, sendWorkflowAction } from './workflow-api.ts';
@@ -71,7 +71,7 @@ export function WorkflowActionsBar({ instance, onChanged, onDone }: WorkflowActi
     try {
       const next = await sendWorkflowAction(instance, action, reason, key);
       keys.done();
-      setNotice(intl.formatMessage({ id: 'workflow.actionDone' }, { action: values.action }));
+      setNotice(intl.formatMessage({ id: actionDoneLabels[action] }));
       onDone?.(action, next);
       onChanged(next);
     } catch (cause) {

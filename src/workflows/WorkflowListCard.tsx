@@ -5,7 +5,7 @@ import { toApiError } from '../api/errors.ts';
 import { DataTable, type DataTableColumn, type DataTableSort, type RowDate } from '../components/DataTable.tsx';
 import { formatApiError } from '../i18n/format-error.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
-import { historyActionLabel, kindLabels } from './labels.ts';
+import { historyActionLabel, kindLabels, transactionOf } from './labels.ts';
 import type { WorkflowListState } from './workflow-live.ts';
 import { WorkflowDetails } from './WorkflowDetails.tsx';
 import '../pages/my-account/clearing-tabs.css';
@@ -41,14 +41,16 @@ export function WorkflowListCard<T extends WorkflowInstance>({ id, title, state,
   // administrator's queue, and its panel with it); while the panel shows it, the panel says it.
   const onDone = (action: WorkflowAction, after: WorkflowInstance) => {
     const doneKey = historyActionLabel(action, after.kind);
+    // Named by its transaction's number, as its row shows it (not by the internal instance id).
+    const transactionId = transactionOf(after);
     setDone({
       instanceId: after.instanceId,
       message: intl.formatMessage(
-        { id: 'workflow.done' },
+        { id: transactionId === null ? 'workflow.done' : 'workflow.done.transaction' },
         {
           done: doneKey ? intl.formatMessage({ id: doneKey }) : action,
           kind: intl.formatMessage({ id: kindLabels[after.kind] }),
-          instanceId: after.instanceId,
+          transactionId,
           initiator: after.initiatorClient,
           partner: after.partnerClient,
         },

@@ -28,6 +28,18 @@ export const actionLabels: Record<WorkflowAction, MessageKey> = {
   approveWithoutChecks: 'workflow.action.approveWithoutChecks',
 };
 
+/** What the panel says once an action went through: the action as done ('Approved.', 'Aprobat.'), not the button's imperative. */
+export const actionDoneLabels: Record<WorkflowAction, MessageKey> = {
+  activate: 'workflow.actionDone.activate',
+  acceptActivation: 'workflow.actionDone.acceptActivation',
+  delete: 'workflow.actionDone.delete',
+  approve: 'workflow.actionDone.approve',
+  reject: 'workflow.actionDone.reject',
+  cancel: 'workflow.actionDone.cancel',
+  accept: 'workflow.actionDone.accept',
+  approveWithoutChecks: 'workflow.actionDone.approveWithoutChecks',
+};
+
 /** The history's actions, as done (a button says 'Approve', the history 'Approved'): the users' ones and the system's (creation, timers, checks). */
 const historyActionLabels: Record<string, MessageKey> = {
   activate: 'workflow.history.activate',
@@ -82,3 +94,12 @@ export const waitingOnLabels: Record<Exclude<WorkflowInstance['waitingOn'], 'non
 
 /** Actions drawn as dangerous (the confirmation's button in the error colour). */
 export const dangerousActions: readonly WorkflowAction[] = ['reject', 'delete', 'cancel'];
+
+/**
+ * The number of the transaction an instance is about, as its rows show it to users (transfer, margin
+ * activation, contract; an OTC deal once approved: the transaction it became); null for a whitelist
+ * request or a deal not yet a transaction. The instance id is internal and never named to users.
+ */
+export function transactionOf(instance: WorkflowInstance): string | null {
+  return instance.kind === 'whitelist' ? null : instance.data.transactionId;
+}

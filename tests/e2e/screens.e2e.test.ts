@@ -68,4 +68,63 @@ describe('changed screens as broker1 and the administrator', () => {
       });
     }
   }
+  it('lines up the audit filters\' From and To labels with their neighbours\' labels (admin, ro and en)', { timeout: 120_000 }, async () => {
+    const words = { ro: { from: 'De la', to: 'Până la' }, en: { from: 'From', to: 'To' } } as const;
+    for (const locale of ['ro', 'en'] as const) {
+      const { context, page } = await newPage(browser);
+      await signIn(page, t, 'admin', locale);
+      for (const size of sizes) {
+        await page.setViewportSize(size);
+        await page.goto(appUrl(t, locale, 'operator'));
+        await settle(page);
+        await page.locator('#operator-tab-audit').click();
+        const filters = page.locator('form.operator-filters');
+        await filters.waitFor();
+        // Each filter's label, top and left, as drawn (From and To hold the app's date field, the others a select or a search box).
+        const labels = await filters.locator('.operator-filter > label').evaluateAll((all) =>
+          all.map((label) => ({ text: (label.textContent ?? '').trim(), y: label.getBoundingClientRect().y, x: label.getBoundingClientRect().x })),
+        );
+        for (const name of [words[locale].from, words[locale].to]) {
+          const index = labels.findIndex((label) => label.text === name);
+          expect(index, `${name} among ${labels.map((label) => label.text).join(', ')}`).toBeGreaterThan(0);
+          const own = labels[index]!;
+          // Its neighbours on the same line (a filter to its left or right); the filters may wrap at 1280 px.
+          const neighbours = [labels[index - 1], labels[index + 1]].filter((label) => label !== undefined && Math.abs(label.y - own.y) < 12);
+          expect(neighbours.length, `${name} at ${size.width} px has a neighbour on its line`).toBeGreaterThan(0);
+          for (const neighbour of neighbours) expect(Math.abs(own.y - neighbour!.y), `${name} vs ${neighbour!.text} at ${size.width} px (${locale})`).toBeLessThanOrEqual(0.5);
+        }
+        mkdirSync(artefactsDir, { recursive: true });
+        await page.screenshot({ path: join(artefactsDir, `screens-operator-audit-${size.width}-admin-${locale}.png`) });
+      }
+      await context.close();
+    }
+  });
+  it('shows the transactions\' buyer and seller at 1920 px, and keeps them in their box at 1280 px (broker1, ro and en)', { timeout: 120_000 }, async () => {
+    // broker2's ask meets broker1's bid of 110.00: a transaction between RO-HIDRO and RO-TERMO, with its workflow buttons.
+    const broker2 = await t.login('broker2');
+    const ask = await t.post('/orders', { idempotencyKey: 'e2e-screens-cross', assetId: 'GSPOT-DA', way: 'ask', price: 11000, qty: 120, clientCode: 'RO-TERMO', validityType: 'day' }, broker2);
+    expect(ask.status, JSON.stringify(ask.body)).toBe(201);
+    const words = { ro: { table: 'Tranzacții', buyer: 'Cumpărător', seller: 'Vânzător' }, en: { table: 'Transactions', buyer: 'Buyer', seller: 'Seller' } } as const;
+    for (const locale of ['ro', 'en'] as const) {
+      const { context, page } = await newPage(browser);
+      await signIn(page, t, 'broker1', locale);
+      for (const size of sizes) {
+        await page.setViewportSize(size);
+        await page.goto(appUrl(t, locale, 'my-account/transactions'));
+        await settle(page);
+        const table = page.getByRole('table', { name: words[locale].table, exact: true });
+        await table.locator('tbody tr[data-row-key]').first().waitFor({ timeout: 10_000 });
+        const where = `${size.width} px (${locale})`;
+        expect(await tableProblems(page), where).toEqual([]);
+        const shown = async (header: string) => table.getByRole('columnheader', { name: header, exact: true }).isVisible();
+        if (size.width === 1920) {
+          expect(await shown(words[locale].buyer), `buyer at ${where}`).toBe(true);
+          expect(await shown(words[locale].seller), `seller at ${where}`).toBe(true);
+        }
+        mkdirSync(artefactsDir, { recursive: true });
+        await page.screenshot({ path: join(artefactsDir, `screens-transactions-sides-${size.width}-broker1-${locale}.png`), fullPage: true });
+      }
+      await context.close();
+    }
+  });
 });

@@ -109,10 +109,20 @@ async function act(page: Page, locale: Locale, panel: Locator, action: 'activate
   if (leavesList) {
     // Its card then names what was done (the panel that said it is gone).
     await panel.waitFor({ state: 'detached', timeout: 10_000 });
-    const done = page.locator('.workflow-done[role="status"]').filter({ hasText: instanceId });
+    // Named by the transaction's number (the deal's once approved), as the rows show it, never by the internal instance id.
+    const after = (await t.get(`/workflows/${instanceId}`, adminToken)).body as { kind: 'otc' | 'transfer' | 'contract'; initiatorClient: string; partnerClient: string; data: { transactionId: string } };
+    expect(after.data.transactionId).toMatch(/^\d+$/);
+    const named = m(locale, 'workflow.done.transaction', {
+      done: m(locale, `workflow.history.${action}`),
+      kind: m(locale, `workflow.kind.${after.kind}`),
+      initiator: after.initiatorClient,
+      partner: after.partnerClient,
+      transactionId: after.data.transactionId,
+    });
+    const done = page.locator('.workflow-done[role="status"]').filter({ hasText: named });
     await done.waitFor({ timeout: 10_000 });
-    expect(await done.textContent()).toContain(m(locale, `workflow.history.${action}`));
-  } else await panel.getByRole('status').filter({ hasText: m(locale, 'workflow.actionDone', { action: label }) }).waitFor({ timeout: 10_000 });
+    expect(await done.textContent()).not.toContain(instanceId);
+  } else await panel.getByRole('status').filter({ hasText: m(locale, `workflow.actionDone.${action}`) }).waitFor({ timeout: 10_000 });
 }
 
 /** Workflow status chips cut in a table cell (an ellipsis, or a chip wider than its cell). */

@@ -85,11 +85,14 @@ describe('approvals tab', () => {
     expect(fetchMock.mock.calls.filter(([url]) => String(url).includes('/workflows'))).toHaveLength(1);
   });
 
-  it('says what was approved once the approved item has left its queue, in English and Romanian', async () => {
+  it('says what was approved once the approved item has left its queue, by its transaction number, in English and Romanian', async () => {
+    // The approved deal became transaction 1004; its internal instance id means nothing to the user.
     const approved = instance('otc', [['activate', broker1], ['acceptActivation', broker2], ['approve', admin]], { instanceId: 'WF-OTC-7' });
+    if (approved.kind !== 'otc') throw new Error('an OTC deal');
+    approved.data = { ...approved.data, transactionId: '1004', txDate: '2026-11-20', txTime: '2026-11-20T11:00:00.000Z' };
     for (const [locale, approve, expected] of [
-      ['en', 'Approve', 'Approved: OTC deal WF-OTC-7 between RO-HIDRO and RO-TERMO.'],
-      ['ro', 'Aprobați', 'Aprobare efectuată. Tranzacția OTC WF-OTC-7 între RO-HIDRO și RO-TERMO.'],
+      ['en', 'Approve', 'Approved: OTC deal between RO-HIDRO and RO-TERMO (transaction 1004).'],
+      ['ro', 'Aprobați', 'Aprobare efectuată. Tranzacția OTC între RO-HIDRO și RO-TERMO (tranzacția 1004).'],
     ] as const) {
       stubApi({
         [workflowRoutes.list]: { body: { instances: [otcQueued] } },
@@ -106,11 +109,31 @@ describe('approvals tab', () => {
       // The deal leaves the queue, and its panel with it; the card names what was done.
       const done = await screen.findByRole('status');
       expect(done.textContent).toContain(expected);
+      expect(done.textContent).not.toContain('WF-OTC-7');
       expect(screen.queryByRole('region', { name: /WF-OTC-7/ })).toBeNull();
       expect(screen.queryByRole('button', { name: locale === 'en' ? 'Details of WF-OTC-7' : 'Detaliile pentru WF-OTC-7' })).toBeNull();
       fireEvent.click(within(done).getByRole('button'));
       expect(screen.queryByRole('status')).toBeNull();
       cleanup();
     }
+  });
+  it('names a rejected transfer by the transaction its queue row shows, not by its instance id', async () => {
+    const rejected = instance('transfer', [['accept', broker2], ['reject', admin, 'Limit date too close']], { instanceId: 'WF-TR-3' });
+    stubApi({
+      [workflowRoutes.list]: { body: { instances: [transferQueued] } },
+      '/assets': { body: { assets: [] } },
+      [`POST ${workflowRoutes.action('WF-TR-3')}`]: { body: rejected },
+    });
+    currentUser = admin;
+    renderWithDialogs('en', <ApprovalsTab />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Details of WF-TR-3' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Reject' }));
+    const reasonDialog = await screen.findByRole('dialog', { name: 'Reject: why?' });
+    fireEvent.change(within(reasonDialog).getByLabelText('Reason'), { target: { value: 'Limit date too close' } });
+    fireEvent.click(within(reasonDialog).getByRole('button', { name: 'Continue' }));
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Reject' }));
+    const done = await screen.findByRole('status');
+    expect(done.textContent).toContain('Rejected: Transfer to CCP between RO-HIDRO and RO-TERMO (transaction 1001).');
+    expect(done.textContent).not.toContain('WF-TR-3');
   });
 });

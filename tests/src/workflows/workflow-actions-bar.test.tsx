@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { offeredActions, restoreWorkflow } from '../../../machines/workflows/workflow-definitions.ts';
 import type { UserInfo } from '../../../protocol/auth.ts';
 import { workflowRoutes, type WorkflowInstance } from '../../../protocol/workflows.ts';
+import { workflowsEn, workflowsRo } from '../../../src/i18n/messages/workflows.ts';
+import { actionLabels } from '../../../src/workflows/labels.ts';
 import { WorkflowActionsBar } from '../../../src/workflows/WorkflowActionsBar.tsx';
 import { signIn, signOut, stubApi } from '../pages/my-account/clearing-fixtures.tsx';
 import { actorOf, admin, broker1, broker2, instance, renderWithDialogs, terminal1 } from './workflow-fixtures.tsx';
@@ -73,6 +75,29 @@ describe('an action', () => {
     expect(url).toBe('/session/api/workflows/WF-otc-1/actions');
     expect(JSON.parse(String(init?.body))).toEqual({ action: 'acceptActivation', version: otcAwaitingPartner.version });
     expect((init?.headers as Record<string, string>)['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('says what was done as a past participle, not the button label, in English and Romanian', async () => {
+    const after = instance('otc', [['activate', broker1], ['acceptActivation', broker2]]);
+    for (const [locale, button, expected] of [
+      ['en', 'Accept', 'Accepted.'],
+      ['ro', 'Acceptați', 'Acceptat.'],
+    ] as const) {
+      stubApi({ [`POST ${workflowRoutes.action(otcAwaitingPartner.instanceId)}`]: { body: after } });
+      currentUser = broker2;
+      renderWithDialogs(locale, <WorkflowActionsBar instance={otcAwaitingPartner} onChanged={vi.fn()} />);
+      fireEvent.click(screen.getByRole('button', { name: button }));
+      fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: button }));
+      expect((await screen.findByRole('status')).textContent).toBe(expected);
+      cleanup();
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('has a done message for every action, in both catalogues', () => {
+    for (const catalogue of [workflowsEn, workflowsRo]) {
+      for (const action of Object.keys(actionLabels)) expect(catalogue, action).toHaveProperty([`workflow.actionDone.${action}`]);
+    }
   });
 
   it('is not sent when the confirmation is cancelled', async () => {
