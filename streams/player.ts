@@ -25,7 +25,7 @@
  * machine states and books at the same checkpoints.
  */
 import { Server, WebSocket as MockWebSocket, type Client as MockSocket } from 'mock-socket';
-import { Subject, type Observable } from 'rxjs';
+import { BehaviorSubject, distinctUntilChanged, Subject, type Observable } from 'rxjs';
 import type { IStompSocket } from '@stomp/stompjs';
 import type { WebSocketFactory } from './connection.ts';
 import { parseRecording, type RecordedFrame } from './recording.ts';
@@ -70,6 +70,8 @@ export interface Player {
   readonly paused: boolean;
   /** What the next frame waits for (CONNECT, a SUBSCRIBE...), or null. */
   readonly waitingFor: string | null;
+  /** waitingFor as it changes (a wait starts or ends with no frame delivered), from its value now. */
+  readonly waitingFor$: Observable<string | null>;
   /** Sockets the client opened so far. */
   readonly socketsOpened: number;
   play(): void;
@@ -127,6 +129,7 @@ class RecordingPlayer implements Player {
   private readonly server: Server;
   private readonly timeline: TimelineEntry[] = [];
   private readonly deliveredSubject = new Subject<DeliveredFrame>();
+  private readonly waitingSubject = new BehaviorSubject<string | null>(null);
   private readonly now: () => number;
   private readonly heartbeats: 'recorded' | 'off';
   private readonly lastRecordedConnected: StompFrameData | undefined;
@@ -155,6 +158,7 @@ class RecordingPlayer implements Player {
 
   readonly done: Promise<void>;
   readonly delivered$: Observable<DeliveredFrame>;
+  readonly waitingFor$: Observable<string | null>;
   readonly webSocketFactory: WebSocketFactory;
 
   constructor(private readonly options: PlayerOptions) {
@@ -166,6 +170,7 @@ class RecordingPlayer implements Player {
     this.lastClientActivity = this.now();
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.delivered$ = this.deliveredSubject.asObservable();
+    this.waitingFor$ = this.waitingSubject.pipe(distinctUntilChanged());
     const frames = typeof options.recording === 'string' ? parseRecording(options.recording) : [...options.recording];
     this.lastRecordedConnected = this.buildTimeline(frames);
     this.lastWall = this.now();
@@ -187,6 +192,10 @@ class RecordingPlayer implements Player {
   }
   get waitingFor(): string | null {
     return this.waiting;
+  }
+  private setWaiting(what: string | null): void {
+    this.waiting = what;
+    this.waitingSubject.next(what);
   }
   get socketsOpened(): number {
     return this.socketCount;
@@ -485,14 +494,14 @@ class RecordingPlayer implements Player {
         continue;
       }
       if (gate !== 'open') {
-        this.waiting = gate;
+        this.setWaiting(gate);
         if (this.waitAt?.index !== this.index) this.waitAt = { index: this.index, since: this.now() };
         // A recorded SUBSCRIBE the client may not repeat: look again when the grace is over.
         const route = entry.frame.command === 'MESSAGE' ? this.route(entry) : undefined;
         if (route?.kind === 'wait' && route.graceEndsAt !== undefined) this.timer = setTimeout(() => this.schedulePump(), Math.max(0, route.graceEndsAt - this.now()));
         return false;
       }
-      this.waiting = null;
+      this.setWaiting(null);
       this.waitAt = undefined;
       if (!stepping && this.speed !== 'max') {
         const due = this.lastWall + (entry.frame.t - this.lastT) / this.speed;
@@ -525,7 +534,8 @@ class RecordingPlayer implements Player {
   private finish(): void {
     if (this.finished) return;
     this.finished = true;
-    this.waiting = null;
+    this.setWaiting(null);
+    this.waitingSubject.complete();
     this.clearTimer();
     for (const waiter of this.stepWaiters.splice(0)) waiter(null);
     this.deliveredSubject.complete();

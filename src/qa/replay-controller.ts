@@ -211,6 +211,12 @@ export class ReplayController {
         this.emit();
       }),
     );
+    // A wait for the client (its CONNECT, a SUBSCRIBE) starts and ends between frames: shown as it happens.
+    subscriptions.push(
+      player.waitingFor$.subscribe((waitingFor) => {
+        if (this.run === run && this.snapshot.waitingFor !== waitingFor) this.emit();
+      }),
+    );
     void player.done.then(() => this.finish(run));
     connection.connect();
     this.emit(null);

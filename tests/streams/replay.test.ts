@@ -303,6 +303,42 @@ describe('player', () => {
     await expect(player.step()).resolves.toBeNull();
   });
 
+  it('says what it waits for as each wait starts and ends, between frames (waitingFor$)', async () => {
+    const frames: RecordedFrame[] = [
+      { t: 0, command: '@open', headers: { url: 'ws://waits.test/session/ws' }, body: '', socket: 1 },
+      { t: 0, command: 'CONNECT', headers: { 'accept-version': '1.2', 'heart-beat': '0,0' }, body: '', dir: 'out', socket: 1 },
+      { t: 0, command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': '0,0' }, body: '', socket: 1 },
+      { t: 0, command: 'SUBSCRIBE', headers: { id: 'sub-0', destination: TRADES }, body: '', dir: 'out', socket: 1 },
+      { t: 10, command: 'MESSAGE', headers: { destination: TRADES, subscription: 'sub-0', 'message-id': '1', 'content-type': 'application/json' }, body: JSON.stringify(trade(1)), socket: 1 },
+    ];
+    const url = uniqueUrl('waits');
+    const player = createPlayer({ url, recording: frames, speed: 'max' });
+    cleanups.push(() => player.close());
+    const waits: Array<string | null> = [];
+    const watching = player.waitingFor$.subscribe((what) => waits.push(what));
+    cleanups.push(() => watching.unsubscribe());
+    const connection = createConnection({ url, getToken: () => 't', webSocketFactory: player.webSocketFactory, heartbeatMs: 0, backoff: { initialMs: 100, maxMs: 100 } });
+    connection.connect();
+    await tick(100);
+    // Connected; the trade waits for a SUBSCRIBE the client has not made: the wait is told without a frame.
+    expect(connection.state.status).toBe('connected');
+    expect(player.waitingFor).toMatch(/SUBSCRIBE/);
+    expect(waits.at(-1)).toBe(player.waitingFor);
+    const delivered: number[] = [];
+    player.delivered$.subscribe(({ index }) => delivered.push(index));
+    const seen: string[] = [];
+    const watchingTrades = trades$(connection, ASSET).subscribe((t: Trade) => seen.push(t.transactionId));
+    cleanups.push(() => watchingTrades.unsubscribe());
+    await tick(100);
+    expect(seen).toEqual(['T1']);
+    expect(player.waitingFor).toBeNull();
+    // Each wait once, from its start to its end; no repeats.
+    expect(waits[0]).toBeNull();
+    expect(waits.filter((what) => what !== null && /SUBSCRIBE/.test(what))).toHaveLength(1);
+    expect(waits.at(-1)).toBeNull();
+    expect(waits.every((what, index) => index === 0 || what !== waits[index - 1])).toBe(true);
+  });
+
   it('answers a CONNECT the recording has no CONNECTED for, and receipts live', async () => {
     const url = uniqueUrl('empty');
     const player = createPlayer({ url, recording: [] });

@@ -181,3 +181,26 @@ describe('a recording that subscribed to a destination again', () => {
     expect(second.frames.map((frame) => frame.index)).toEqual(first.frames.map((frame) => frame.index));
   });
 });
+
+describe('the replay status while the player waits for the client', () => {
+  it('shows each wait as it starts and ends, not only when the next frame comes', async () => {
+    const replay = (controller = new ReplayController(leftAndOpenedAgain()));
+    const seen: Array<{ position: number; waitingFor: string | null }> = [];
+    const done = new Promise<void>((resolve) => {
+      replay.subscribe(() => {
+        const snapshot = replay.getSnapshot();
+        seen.push({ position: snapshot.position, waitingFor: snapshot.waitingFor });
+        if (snapshot.done) resolve();
+      });
+    });
+    replay.setSpeed('max');
+    replay.play();
+    await done;
+    // The second SUBSCRIBE to the book the client does not repeat: the player waits out its grace, and says so.
+    const waits = seen.filter((entry) => entry.waitingFor !== null && /SUBSCRIBE/.test(entry.waitingFor));
+    expect(waits.length).toBeGreaterThan(0);
+    // ...and says when the wait is over, at the same frame, before delivering it.
+    const first = seen.indexOf(waits[0]!);
+    expect(seen.slice(first + 1).find((entry) => entry.waitingFor === null)?.position).toBe(waits[0]!.position);
+  });
+});
