@@ -49,6 +49,8 @@ export class WorkflowPublisher implements WorkflowChangeSink {
       values: {
         workflow: instance.kind,
         instanceId: instance.instanceId,
+        // The number users know the item by (the web app names it so); '' for a whitelist request or a deal not yet a transaction.
+        transactionId: instance.kind === 'whitelist' ? '' : (instance.data.transactionId ?? ''),
         action: event.action,
         status: instance.status,
         initiatorClient: instance.initiatorClient,

@@ -6,7 +6,7 @@ import type { DataTableColumn } from '../components/DataTable.tsx';
 import { CodeCell } from '../components/DataTable.tsx';
 import { formatExchangeDateTime } from '../i18n/format.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
-import { kindLabels, waitingOnLabels } from '../workflows/labels.ts';
+import { kindLabels, transactionOf, waitingOnLabels } from '../workflows/labels.ts';
 import { fetchWorkflows } from '../workflows/workflow-api.ts';
 import { useWorkflowList } from '../workflows/workflow-live.ts';
 import { WorkflowListCard } from '../workflows/WorkflowListCard.tsx';
@@ -58,6 +58,17 @@ export function WorkflowsPanel() {
 
   const columns: DataTableColumn<WorkflowInstance>[] = [
     { id: 'instance', header: intl.formatMessage({ id: 'operator.col.instance' }), sortValue: (row) => row.instanceId, cell: (row) => <CodeCell value={row.instanceId} />, csv: (row) => row.instanceId },
+    // The number brokers quote (a transfer's, a margin activation's, a contract's transaction; an approved OTC deal's): the instance id is for support only.
+    {
+      id: 'transaction',
+      header: intl.formatMessage({ id: 'operator.col.transaction' }),
+      sortValue: (row) => (transactionOf(row) === null ? null : Number(transactionOf(row))),
+      cell: (row) => {
+        const transactionId = transactionOf(row);
+        return transactionId === null ? <span className="muted">—</span> : <CodeCell value={transactionId} />;
+      },
+      csv: (row) => transactionOf(row) ?? '',
+    },
     { id: 'kind', header: intl.formatMessage({ id: 'operator.col.kind' }), sortValue: (row) => row.kind, cell: (row) => intl.formatMessage({ id: kindLabels[row.kind] }), csv: (row) => row.kind },
     { id: 'status', header: intl.formatMessage({ id: 'operator.col.state' }), sortValue: (row) => row.status, cell: (row) => <WorkflowStatusChip instance={row} />, csv: (row) => row.status },
     { id: 'initiator', header: intl.formatMessage({ id: 'workflow.col.initiator' }), sortValue: (row) => row.initiatorClient, cell: (row) => <CodeCell value={row.initiatorClient} />, csv: (row) => row.initiatorClient },

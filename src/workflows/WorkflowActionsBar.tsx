@@ -5,7 +5,8 @@ import { toApiError } from '../api/errors.ts';
 import { useCanAct, useUser } from '../auth/use-auth.ts';
 import { useDialogs } from '../components/dialogs/DialogProvider.tsx';
 import { formatApiError } from '../i18n/format-error.ts';
-import { actionDoneLabels, actionLabels, dangerousActions, kindLabels } from './labels.ts';
+import { actionDoneLabels, actionLabels, dangerousActions } from './labels.ts';
+import { namingOf, workflowFullName } from './naming.ts';
 import { ReasonDialog } from './ReasonDialog.tsx';
 import { useWorkflowActions } from './workflow-actions.ts';
 import { createIntentKeys, fetchWorkflow, sendWorkflowAction } from './workflow-api.ts';
@@ -40,13 +41,8 @@ export function WorkflowActionsBar({ instance, onChanged, onDone }: WorkflowActi
   const label = (action: WorkflowAction) => intl.formatMessage({ id: actionLabels[action] });
 
   async function run(action: WorkflowAction, reason?: string) {
-    const values = {
-      action: label(action),
-      kind: intl.formatMessage({ id: kindLabels[instance.kind] }),
-      instanceId: instance.instanceId,
-      initiator: instance.initiatorClient,
-      partner: instance.partnerClient,
-    };
+    // The item by its transaction's number and its two clients, as its row shows it (never the internal instance id).
+    const values = { action: label(action), name: workflowFullName(intl, namingOf(instance)) };
     const confirmed = await dialogs.confirm({
       title: intl.formatMessage({ id: 'workflow.confirm.title' }, values),
       description: (

@@ -4,8 +4,8 @@ import type { WorkflowAction, WorkflowInstance } from '../../protocol/workflows.
 import { toApiError } from '../api/errors.ts';
 import { saveFile } from '../components/csv.ts';
 import { formatApiError } from '../i18n/format-error.ts';
-import { kindLabels } from './labels.ts';
 import { downloadContract } from './workflow-api.ts';
+import { namingOf, workflowName } from './naming.ts';
 import { useReasonText, WorkflowTimeline } from './WorkflowTimeline.tsx';
 import { WorkflowActionsBar } from './WorkflowActionsBar.tsx';
 import { WorkflowStatusChip } from './WorkflowStatusChip.tsx';
@@ -70,7 +70,8 @@ export function WorkflowDetails({
   const intl = useIntl();
   const reasonText = useReasonText();
   const reason = reasonText(instance.reason);
-  const title = intl.formatMessage({ id: 'workflow.details.title' }, { kind: intl.formatMessage({ id: kindLabels[instance.kind] }), instanceId: instance.instanceId });
+  // Named as its row names it for users (its transaction's number, else its kind and two clients), never by the internal instance id.
+  const title = workflowName(intl, namingOf(instance));
   return (
     <section className="workflow-details" aria-label={title}>
       <div className="workflow-details-head">

@@ -8,6 +8,7 @@ import type { MessageKey } from '../i18n/messages/index.ts';
 import { historyActionLabel, kindLabels, transactionOf } from './labels.ts';
 import type { WorkflowListState } from './workflow-live.ts';
 import { WorkflowDetails } from './WorkflowDetails.tsx';
+import { namingOf, workflowName } from './naming.ts';
 import '../pages/my-account/clearing-tabs.css';
 import './workflows.css';
 
@@ -69,7 +70,7 @@ export function WorkflowListCard<T extends WorkflowInstance>({ id, title, state,
         className="button button-secondary button-small"
         aria-expanded={row.instanceId === openId}
         aria-controls={`${id}-details`}
-        aria-label={intl.formatMessage({ id: 'workflow.details.of' }, { instanceId: row.instanceId })}
+        aria-label={intl.formatMessage({ id: 'workflow.details.of' }, { name: workflowName(intl, namingOf(row)) })}
         onClick={() => setOpenId((current) => (current === row.instanceId ? null : row.instanceId))}
       >
         <FormattedMessage id="workflow.details" />

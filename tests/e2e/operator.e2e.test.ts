@@ -1,9 +1,11 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIntl } from 'react-intl';
 import type { WorkflowInstance } from '../../protocol/workflows.ts';
 import { sessionTimetables, type SessionTimetables } from '../../server/trading/engine-setup.ts';
 import { enumLabelKey } from '../../src/i18n/enum-labels.ts';
 import { catalogues, type MessageKey } from '../../src/i18n/messages/index.ts';
+import { namingOf, workflowName } from '../../src/workflows/naming.ts';
 import type { TestServer } from '../helpers/test-server.ts';
 import { appUrl, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
 import { screenshot, tableProblems } from './browser.ts';
@@ -112,8 +114,15 @@ describe('operator console', () => {
       const pending = (queue.body.instances as WorkflowInstance[])[0]!;
       expect(pending.status).toBeDefined();
       await admin.page.getByRole('tab', { name: m('en', 'operator.tab.workflows'), exact: true }).click();
-      await admin.page.getByRole('button', { name: m('en', 'workflow.details.of', { instanceId: pending.instanceId }), exact: true }).click();
-      const panel = admin.page.getByRole('region', { name: m('en', 'workflow.details.title', { kind: m('en', 'workflow.kind.otc'), instanceId: pending.instanceId }), exact: true });
+      // Its row shows the internal instance id (for support) and, beside it, the transaction number brokers quote (none yet for a pending deal).
+      const pendingRow = admin.page.locator(`tbody tr[data-row-key="${pending.instanceId}"]`);
+      const pendingCells = await pendingRow.locator('td').allTextContents();
+      expect(pendingCells.slice(0, 2)).toEqual([pending.instanceId, '—']);
+      // Its Details button and panel name it as brokers know it (kind and clients here), not by the instance id.
+      const pendingName = workflowName(createIntl({ locale: 'en', messages: catalogues.en }), namingOf(pending));
+      expect(pendingName).not.toContain(pending.instanceId);
+      await pendingRow.getByRole('button', { name: m('en', 'workflow.details.of', { name: pendingName }), exact: true }).click();
+      const panel = admin.page.getByRole('region', { name: pendingName, exact: true });
       await panel.getByRole('button', { name: m('en', 'workflow.action.approve'), exact: true }).click();
       await confirm(admin.page, m('en', 'workflow.action.approve'));
       // Approved: it waits on nobody now, so it leaves the default filter (waiting on the administrator).

@@ -5,6 +5,7 @@ import { appUrl, newPage, settle, signIn, startAppAndBrowser, stopAppAndBrowser 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { artefactsDir, tableProblems } from './browser.ts';
+import { demoAssetId } from '../../server/demo/demo-exchange.ts';
 
 // The screens of the date field, the orders history, the administrator's header and the workflow
 // tables, as broker1 and the administrator see them, in Romanian and English, at 1280x800 and
@@ -14,7 +15,7 @@ import { artefactsDir, tableProblems } from './browser.ts';
 let t: TestServer;
 let browser: Browser;
 beforeAll(async () => {
-  ({ t, browser } = await startAppAndBrowser());
+  ({ t, browser } = await startAppAndBrowser({ demoSettlement: true }));
   const broker1 = await t.login('broker1');
   let key = 0;
   for (const [way, price, clientCode] of [
@@ -125,6 +126,85 @@ describe('changed screens as broker1 and the administrator', () => {
         await page.screenshot({ path: join(artefactsDir, `screens-transactions-sides-${size.width}-broker1-${locale}.png`), fullPage: true });
       }
       await context.close();
+    }
+  });
+  it('gives the operator console a 1920 px screen whole, its tables in their box at 1280 px, and the workflows\' transaction beside their instance (admin, ro and en)', { timeout: 180_000 }, async () => {
+    const words = { ro: { workflows: 'Fluxuri', instance: 'Instanță', transaction: 'Tranzacție' }, en: { workflows: 'Workflows', instance: 'Instance', transaction: 'Transaction' } } as const;
+    for (const locale of ['ro', 'en'] as const) {
+      const { context, page } = await newPage(browser);
+      await signIn(page, t, 'admin', locale);
+      for (const size of sizes) {
+        await page.setViewportSize(size);
+        await page.goto(appUrl(t, locale, 'operator'));
+        await settle(page);
+        const where = `${size.width} px (${locale})`;
+        // The console takes the screen as My account does: 1920 px whole (no 1320 px cap); at 1280 px the page's own width.
+        const main = await page.locator('main.app-main').evaluate((element) => element.getBoundingClientRect().width);
+        if (size.width === 1920) expect(main, `main at ${where}`).toBeGreaterThan(1880);
+        else expect(main, `main at ${where}`).toBeLessThanOrEqual(1280);
+        for (const tab of ['operator-tab-workflows', 'operator-tab-audit', 'operator-tab-markets'] as const) {
+          await page.locator(`#${tab}`).click();
+          await settle(page);
+          expect(await tableProblems(page), `${tab} at ${where}`).toEqual([]);
+          if (tab === 'operator-tab-workflows') {
+            const table = page.getByRole('table', { name: words[locale].workflows, exact: true });
+            const headers = (await table.getByRole('columnheader').allTextContents()).map((text) => text.trim());
+            expect(headers.slice(0, 2), where).toEqual([expect.stringContaining(words[locale].instance), expect.stringContaining(words[locale].transaction)]);
+          }
+          mkdirSync(artefactsDir, { recursive: true });
+          await page.screenshot({ path: join(artefactsDir, `screens-operator-wide-${tab.replace('operator-tab-', '')}-${size.width}-admin-${locale}.png`), fullPage: true });
+        }
+      }
+      await context.close();
+    }
+  });
+  it('names workflow items by transaction number, else by kind and clients, never by their internal instance id (broker1, broker2, admin; ro and en)', { timeout: 180_000 }, async () => {
+    // Two OTC deals of broker1's RO-HIDRO with broker2's RO-TERMO at the gas month's settlement price: one
+    // awaiting broker2's acceptance, one awaiting the administrator.
+    const [adminToken, broker1, broker2] = [await t.login('admin'), await t.login('broker1'), await t.login('broker2')];
+    const gas = demoAssetId('GFWD-M-2027-01', t.clock.now());
+    const month = (await t.get(`/assets/${gas}`, broker1)).body as { deliveryStart: string; deliveryEnd: string };
+    const prices = await t.get(`/clearing/daily-settlement-prices?assetId=${gas}`, adminToken);
+    const latest = [...(prices.body.items as Array<{ dailySettlementPriceId: string; sessionDate: string }>)].sort((a, b) => b.sessionDate.localeCompare(a.sessionDate))[0]!;
+    expect((await t.post(`/admin/clearing/daily-settlement-prices/${latest.dailySettlementPriceId}/override`, { price: 20_000, reason: 'e2e: a round settlement price' }, adminToken)).status).toBe(200);
+    const days = (Date.parse(month.deliveryEnd) - Date.parse(month.deliveryStart)) / 86_400_000 + 1;
+    const draft = { clientCode: 'RO-HIDRO', partnerClientCode: 'RO-TERMO', assetId: gas, way: 'bid', qty: 1000, price: 20_000, firstDeliveryDate: month.deliveryStart, lastDeliveryDate: month.deliveryEnd, noDeliveryDays: days };
+    for (const step of [['activate'], ['activate', 'acceptActivation']] as const) {
+      const created = await t.post('/workflows/otc', draft, broker1);
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const id = created.body.instanceId as string;
+      for (const action of step) expect((await t.post(`/workflows/${id}/actions`, { action }, action === 'activate' ? broker1 : broker2)).status).toBe(200);
+    }
+    for (const username of ['broker1', 'broker2', 'admin'] as const) {
+      const token = await t.login(username);
+      const list = await t.get('/workflows', token);
+      expect(list.status).toBe(200);
+      const instanceIds = (list.body.instances as Array<{ instanceId: string }>).map((instance) => instance.instanceId);
+      const path = username === 'admin' ? 'my-account/approvals' : 'my-account/otc-transactions';
+      for (const locale of ['ro', 'en'] as const) {
+        const { context, page } = await newPage(browser);
+        await signIn(page, t, username, locale);
+        for (const size of sizes) {
+          await page.setViewportSize(size);
+          await page.goto(appUrl(t, locale, path));
+          await settle(page);
+          const where = `${path} at ${size.width} px (${username}, ${locale})`;
+          const button = page.locator('main tbody tr[data-row-key] button[aria-controls]').first();
+          await button.waitFor({ timeout: 10_000 });
+          await button.click();
+          const panel = page.locator('section.workflow-details');
+          await panel.waitFor();
+          // Nothing a user reads or hears names the item by its instance id: the Details buttons, the panel's title and text.
+          const labels = await page.locator('main tbody tr[data-row-key] button[aria-controls]').evaluateAll((buttons) => buttons.map((each) => each.getAttribute('aria-label') ?? ''));
+          const title = (await panel.locator('h3').first().textContent()) ?? '';
+          const seen = [...labels, title, (await panel.getAttribute('aria-label')) ?? '', (await page.locator('main').textContent()) ?? ''].join('\n');
+          expect(title, where).not.toBe('');
+          for (const instanceId of instanceIds) expect(seen, where).not.toContain(instanceId);
+          mkdirSync(artefactsDir, { recursive: true });
+          await page.screenshot({ path: join(artefactsDir, `screens-workflow-names-${size.width}-${username}-${locale}.png`), fullPage: true });
+        }
+        await context.close();
+      }
     }
   });
 });

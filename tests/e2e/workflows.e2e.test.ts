@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAssetId } from '../../server/demo/demo-exchange.ts';
+import { createIntl } from 'react-intl';
+import type { WorkflowInstance } from '../../protocol/workflows.ts';
 import { catalogues, type MessageKey } from '../../src/i18n/messages/index.ts';
+import { namingOf, workflowName } from '../../src/workflows/naming.ts';
 import type { TestServer } from '../helpers/test-server.ts';
 import { appUrl, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
 import { screenshot, tableProblems } from './browser.ts';
@@ -83,13 +86,30 @@ function row(page: Page, table: string, key: string): Locator {
   return page.getByRole('table', { name: table, exact: true }).locator(`tbody tr[data-row-key="${key}"]`);
 }
 
-/** Opens an instance's panel from its row (Details), unless it is open already. */
+/** The instance ids of the panels details() opened (the panel never shows the internal id). */
+const panelInstance = new WeakMap<Locator, string>();
+
+/** How the app names an instance to its users: by its transaction's number, else by its kind and two clients (src/workflows/naming.ts). */
+function nameOf(locale: Locale, instance: WorkflowInstance): string {
+  return workflowName(createIntl({ locale, messages: catalogues[locale] }), namingOf(instance));
+}
+
+/**
+ * Opens an instance's panel from its row (Details), unless it is open already. The button and the
+ * panel are named by the item's transaction number (or kind and clients), never by its instance id.
+ */
 async function details(page: Page, locale: Locale, instanceId: string): Promise<Locator> {
-  const button = page.getByRole('button', { name: m(locale, 'workflow.details.of', { instanceId }), exact: true });
+  const instance = (await t.get(`/workflows/${instanceId}`, adminToken)).body as WorkflowInstance;
+  const name = nameOf(locale, instance);
+  expect(name).not.toContain(instanceId);
+  const button = page.locator(`tbody tr[data-row-key="${instanceId}"]`).getByRole('button', { name: m(locale, 'workflow.details.of', { name }), exact: true });
   await button.waitFor({ timeout: 10_000 });
   if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
-  const panel = page.locator('section.workflow-details').filter({ hasText: instanceId });
+  const panel = page.getByRole('region', { name, exact: true });
   await panel.waitFor();
+  expect(await panel.locator('h3').textContent()).toBe(name);
+  expect(await panel.textContent()).not.toContain(instanceId);
+  panelInstance.set(panel, instanceId);
   return panel;
 }
 
@@ -100,10 +120,18 @@ async function details(page: Page, locale: Locale, instanceId: string): Promise<
  */
 async function act(page: Page, locale: Locale, panel: Locator, action: 'activate' | 'acceptActivation' | 'accept' | 'approve', leavesList = false): Promise<void> {
   const label = m(locale, `workflow.action.${action}`);
-  const instanceId = (await panel.getAttribute('aria-label'))?.split(' ').at(-1) ?? '';
+  const instanceId = panelInstance.get(panel) ?? '';
+  expect(instanceId).not.toBe('');
   await panel.locator(`button[data-action="${action}"]`).click();
   const confirm = page.getByRole('alertdialog', { name: m(locale, 'workflow.confirm.title', { action: label }) });
   await confirm.waitFor();
+  // The confirmation names the item as its row does (transaction number, the two clients), not by its instance id.
+  const before = (await t.get(`/workflows/${instanceId}`, adminToken)).body as WorkflowInstance;
+  const described = await confirm.textContent();
+  expect(described).toContain(`${before.initiatorClient}`);
+  expect(described).toContain(`${before.partnerClient}`);
+  if (before.kind !== 'whitelist' && before.data.transactionId !== null) expect(described).toContain(before.data.transactionId);
+  expect(described).not.toContain(instanceId);
   await confirm.getByRole('button', { name: label, exact: true }).click();
   await confirm.waitFor({ state: 'detached' });
   if (leavesList) {
@@ -270,7 +298,10 @@ describe('post-trade workflows between two brokers and the administrator', () =>
         expect(await b2Row.textContent()).toContain(tab('way.ask'));
         // And is notified of it, with the status in its language.
         const waitingOnPartner = tab('otc.status.awaiting_partner_accept');
-        await b2.page.getByTestId('toast').filter({ hasText: dealId }).filter({ hasText: waitingOnPartner.charAt(0).toLocaleLowerCase(locale) + waitingOnPartner.slice(1) }).first().waitFor({ timeout: 10_000 });
+        // Named as its row names it: not a transaction yet, so by its kind and its two clients, never by the internal instance id.
+        const toast = b2.page.getByTestId('toast').filter({ hasText: `${tab('workflow.kind.otc')} (RO-HIDRO / RO-TERMO)` }).filter({ hasText: waitingOnPartner.charAt(0).toLocaleLowerCase(locale) + waitingOnPartner.slice(1) }).first();
+        await toast.waitFor({ timeout: 10_000 });
+        expect(await toast.textContent()).not.toContain(dealId);
         const b2Deal = await details(b2.page, locale, dealId);
         // The opened deal says the partner's side too, as its row does.
         expect(await b2Deal.locator('dl > div', { has: b2.page.locator('dt', { hasText: tab('clearing.col.way') }) }).locator('dd').textContent()).toBe(tab('way.ask'));

@@ -40,7 +40,7 @@ export const workflowsEn = {
   'workflow.waitingOn.administrator': 'Waiting on the administrator',
 
   'workflow.confirm.title': '{action}?',
-  'workflow.confirm.description': '{kind} {instanceId} between {initiator} and {partner}. Continue?',
+  'workflow.confirm.description': '{name}. Continue?',
 
   'workflow.reason.title': '{action}: why?',
   'workflow.reason.description': 'The other side reads the reason in the history. At most {max} characters.',
@@ -51,8 +51,11 @@ export const workflowsEn = {
   'workflow.reason.shown': 'Reason: {reason}',
 
   'workflow.details': 'Details',
-  'workflow.details.of': 'Details of {instanceId}',
-  'workflow.details.title': '{kind} {instanceId}',
+  'workflow.details.of': 'Details: {name}',
+  // An item is named by its transaction's number as its row shows it, else by its kind and its two clients (src/workflows/naming.ts); never by the instance id.
+  'workflow.name.transaction':
+    '{workflow, select, otc {OTC transaction {transactionId}} transfer {Transfer to CCP of transaction {transactionId}} marginActivation {Margin exposure activation of transaction {transactionId}} contract {Contract of transaction {transactionId}} other {Request on transaction {transactionId}}}',
+  'workflow.name.between': '{name} between {initiator} and {partner}',
   'workflow.details.close': 'Close',
 
   'workflow.history': 'History',
@@ -215,7 +218,7 @@ export const workflowsRo: Record<keyof typeof workflowsEn, string> = {
   'workflow.waitingOn.administrator': 'Așteaptă administratorul',
 
   'workflow.confirm.title': '{action}?',
-  'workflow.confirm.description': '{kind} {instanceId} între {initiator} și {partner}. Continuați?',
+  'workflow.confirm.description': '{name}. Continuați?',
 
   'workflow.reason.title': '{action}: de ce?',
   'workflow.reason.description': 'Cealaltă parte citește motivul în istoric. Cel mult {max} de caractere.',
@@ -226,8 +229,10 @@ export const workflowsRo: Record<keyof typeof workflowsEn, string> = {
   'workflow.reason.shown': 'Motiv: {reason}',
 
   'workflow.details': 'Detalii',
-  'workflow.details.of': 'Detaliile pentru {instanceId}',
-  'workflow.details.title': '{kind} {instanceId}',
+  'workflow.details.of': 'Detalii: {name}',
+  'workflow.name.transaction':
+    '{workflow, select, otc {Tranzacția OTC {transactionId}} transfer {Transferul la CCP al tranzacției {transactionId}} marginActivation {Activarea expunerii în marjă a tranzacției {transactionId}} contract {Contractul tranzacției {transactionId}} other {Cererea pentru tranzacția {transactionId}}}',
+  'workflow.name.between': '{name} între {initiator} și {partner}',
   'workflow.details.close': 'Închideți',
 
   'workflow.history': 'Istoric',

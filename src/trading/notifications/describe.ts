@@ -6,6 +6,7 @@ import { formatMinor } from '../../i18n/format.ts';
 import type { MessageKey } from '../../i18n/messages/index.ts';
 import { workflowKinds } from '../../../protocol/workflows.ts';
 import { statusLabelKey } from '../../workflows/labels.ts';
+import { workflowSubject } from '../../workflows/naming.ts';
 import type { Member, NotificationCategory, NotificationEntry } from './notification-center.ts';
 import { localNameIn } from '../../i18n/reference-names.ts';
 
@@ -83,6 +84,11 @@ function workflowValues(intl: IntlShape, n: Notification): Record<string, string
   const values: Record<string, string | number> = { ...n.values };
   const kind = n.values.workflow;
   const status = n.values.status;
+  // Named by its transaction's number when it has one, else by its kind (the two clients follow); never by the internal instance id.
+  const transactionId = n.values.transactionId;
+  values.subject = isOneOf(workflowKinds, kind)
+    ? workflowSubject(intl, kind, typeof transactionId === 'string' || typeof transactionId === 'number' ? String(transactionId) : null)
+    : intl.formatMessage({ id: 'notifications.workflow.other' });
   if (isOneOf(workflowKinds, kind) && typeof status === 'string') {
     const key = statusLabelKey(kind, status, intl.messages);
     if (key) {

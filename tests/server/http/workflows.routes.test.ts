@@ -51,6 +51,8 @@ describe('workflow routes', () => {
       const notes = await partner.waitFor<unknown>(destinations.notifications, (messages) => messages.length >= 3);
       expect(notes.map((note) => notificationSchema.parse(note)).map((note) => note.values.action)).toEqual(['create', 'activate', 'approve']);
       expect(notificationSchema.parse(notes[0]).messageKey).toBe('notifications.workflow');
+      // Each carries the number users know the item by: none while the deal is not a transaction, the transaction it became once approved.
+      expect(notes.map((note) => notificationSchema.parse(note)).map((note) => note.values.transactionId)).toEqual(['', '', finalized.body.data.transactionId]);
     } finally {
       await partner.close();
       await admin.close();

@@ -47,9 +47,11 @@ describe('workflows panel', () => {
     expect(calls.find((call) => call.path === '/workflows')!.query.toString()).toBe('');
     const [row] = tableRows('Workflows');
     expect(row).toEqual(expect.arrayContaining(['OTC deal', 'RO-HIDRO', 'RO-TERMO']));
-    expect(row![2]).toContain('Waiting on the administrator');
+    // The deal is not a transaction yet: no number beside its instance id.
+    expect(row![1]).toBe('—');
+    expect(row![3]).toContain('Waiting on the administrator');
     // Created 08:00 UTC, now 12:30 UTC.
-    expect(row![5]).toBe('4 h 30 min');
+    expect(row![6]).toBe('4 h 30 min');
 
     fireEvent.change(screen.getByLabelText('Waiting on'), { target: { value: '' } });
     expect([...ids()].sort()).toEqual(['WF-OTC-7', 'WF-TR-3', 'WF-WL-1']);
@@ -64,6 +66,28 @@ describe('workflows panel', () => {
     expect(ids()).toEqual(['WF-WL-1']);
   });
 
+  it('shows the transaction number brokers quote beside the internal instance id, in English and Romanian', async () => {
+    const contract = instance('contract', [], { instanceId: 'WF-C-5' });
+    for (const [locale, instanceHeader, transactionHeader] of [
+      ['en', 'Instance', 'Transaction'],
+      ['ro', 'Instanță', 'Tranzacție'],
+    ] as const) {
+      stubFetch((call) => (call.path === '/workflows' ? { body: { instances: [otc, transfer, whitelist, contract] } } : call.path === '/assets' ? { body: { assets: [] } } : undefined));
+      renderWithDialogs(locale, <WorkflowsPanel />);
+      const table = await screen.findByRole('table', { name: locale === 'en' ? 'Workflows' : 'Fluxuri' });
+      const headers = within(table).getAllByRole('columnheader').map((header) => header.textContent);
+      expect(headers.slice(0, 2)).toEqual([expect.stringContaining(instanceHeader), expect.stringContaining(transactionHeader)]);
+      fireEvent.change(screen.getByLabelText(locale === 'en' ? 'Waiting on' : 'Așteaptă pe'), { target: { value: '' } });
+      const byInstance = Object.fromEntries(within(table).getAllByRole('row').slice(1).map((tr) => {
+        const cells = within(tr).getAllByRole('cell').map((cell) => cell.textContent);
+        return [cells[0], cells[1]];
+      }));
+      // A transfer's and a contract's transaction; none for a whitelist request or a deal not yet a transaction.
+      expect(byInstance).toEqual({ 'WF-OTC-7': '—', 'WF-TR-3': '1001', 'WF-WL-1': '—', 'WF-C-5': '1003' });
+      cleanup();
+    }
+  });
+
   it('follows the approvals queue live and approves a deal with the app workflow actions, after confirmation', async () => {
     const approved = instance('otc', [['activate', broker1], ['acceptActivation', broker2], ['approve', admin]], { instanceId: 'WF-OTC-7' });
     const calls = stubFetch((call) =>
@@ -76,8 +100,8 @@ describe('workflows panel', () => {
     act(() => approvals.next({ instance: queued, event: queued.history.at(-1)! }));
     expect(ids()).toEqual(['WF-OTC-7', 'WF-TR-9']);
 
-    fireEvent.click(screen.getByRole('button', { name: 'Details of WF-OTC-7' }));
-    const panel = screen.getByRole('region', { name: 'OTC deal WF-OTC-7' });
+    fireEvent.click(screen.getByRole('button', { name: 'Details: OTC deal between RO-HIDRO and RO-TERMO' }));
+    const panel = screen.getByRole('region', { name: 'OTC deal between RO-HIDRO and RO-TERMO' });
     fireEvent.click(within(within(panel).getByRole('group', { name: 'Actions' })).getByRole('button', { name: 'Approve' }));
     fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));

@@ -101,16 +101,34 @@ describe('the toast tray', () => {
     const transition = serverNotification({
       id: 'w-1',
       kind: 'workflow',
-      values: { workflow: 'transfer', instanceId: 'wf-1', action: 'accept', status: 'awaitingAdminApproval', initiatorClient: 'RO-HIDRO', partnerClient: 'RO-TERMO', reason: '' },
+      values: { workflow: 'transfer', instanceId: 'wf-1', transactionId: '1001', action: 'accept', status: 'awaitingAdminApproval', initiatorClient: 'RO-HIDRO', partnerClient: 'RO-TERMO', reason: '' },
     });
     for (const [locale, text] of [
-      ['en', 'Transfer wf-1 (RO-HIDRO / RO-TERMO): accepted, now awaiting administrator approval'],
-      ['ro', 'Transferul wf-1 (RO-HIDRO / RO-TERMO): acceptare, acum în așteptarea aprobării administratorului'],
+      ['en', 'Transfer to CCP of transaction 1001 (RO-HIDRO / RO-TERMO): accepted, now awaiting administrator approval'],
+      ['ro', 'Transferul la CCP al tranzacției 1001 (RO-HIDRO / RO-TERMO): acceptare, acum în așteptarea aprobării administratorului'],
     ] as const) {
       const { notifications } = setup(locale);
       wait(REPLAY_WINDOW_MS + 1);
       act(() => notifications.next(transition));
       expect(toastTexts()).toEqual([text]);
+      cleanup();
+    }
+  });
+
+  it('names a workflow item by its transaction number, else by its kind and clients, never by the internal instance id (toast and bell)', () => {
+    const base = { instanceId: 'wf-ee37c0de', action: 'activate', status: 'awaiting_partner_accept', initiatorClient: 'RO-HIDRO', partnerClient: 'RO-TERMO', reason: '' };
+    for (const [values, locale, text] of [
+      // An OTC deal not yet a transaction (transactionId ''), and one from a server that sends no transactionId.
+      [{ ...base, workflow: 'otc', transactionId: '' }, 'en', 'OTC deal (RO-HIDRO / RO-TERMO): activated, now awaiting partner acceptance'],
+      [{ ...base, workflow: 'otc' }, 'ro', 'Tranzacția OTC (RO-HIDRO / RO-TERMO): activare, acum în așteptarea acceptului partenerului'],
+      [{ ...base, workflow: 'contract', transactionId: '1003', action: 'upload', status: 'AWAITING_PARTNER_ACCEPT' }, 'ro', 'Contractul tranzacției 1003 (RO-HIDRO / RO-TERMO): contract încărcat, acum în așteptarea acceptului partenerului'],
+      [{ ...base, workflow: 'whitelist', transactionId: '', action: 'create', status: 'PENDING' }, 'en', 'Whitelist request (RO-HIDRO / RO-TERMO): registered, now pending'],
+    ] as const) {
+      const { notifications } = setup(locale);
+      wait(REPLAY_WINDOW_MS + 1);
+      act(() => notifications.next(serverNotification({ id: `w-${text}`, kind: 'workflow', values })));
+      expect(toastTexts(), text).toEqual([text]);
+      expect(toastTexts()[0]).not.toContain('wf-ee37c0de');
       cleanup();
     }
   });

@@ -67,8 +67,8 @@ describe('approvals tab', () => {
     expect(screen.getByRole('table', { name: 'Margin exposure activations' }).textContent).toContain('Nothing waits on you here.');
 
     // A transfer opens to its history and the administrator's three actions.
-    fireEvent.click(screen.getByRole('button', { name: 'Details of WF-TR-3' }));
-    const panel = screen.getByRole('region', { name: 'Transfer to CCP WF-TR-3' });
+    fireEvent.click(screen.getByRole('button', { name: 'Details: Transfer to CCP of transaction 1001' }));
+    const panel = screen.getByRole('region', { name: 'Transfer to CCP of transaction 1001' });
     expect(within(panel).getByRole('group', { name: 'Actions' }).textContent).toBe('ApproveApprove without checksReject');
     const history = within(panel).getByRole('region', { name: 'History' });
     expect(within(history).getAllByRole('listitem')).toHaveLength(2);
@@ -101,7 +101,7 @@ describe('approvals tab', () => {
       });
       currentUser = admin;
       renderWithDialogs(locale, <ApprovalsTab />);
-      const details = await screen.findByRole('button', { name: locale === 'en' ? 'Details of WF-OTC-7' : 'Detaliile pentru WF-OTC-7' });
+      const details = await screen.findByRole('button', { name: locale === 'en' ? 'Details: OTC deal between RO-HIDRO and RO-TERMO' : 'Detalii: Tranzacția OTC între RO-HIDRO și RO-TERMO' });
       fireEvent.click(details);
       fireEvent.click(screen.getByRole('button', { name: approve }));
       const dialog = await screen.findByRole('alertdialog');
@@ -110,8 +110,8 @@ describe('approvals tab', () => {
       const done = await screen.findByRole('status');
       expect(done.textContent).toContain(expected);
       expect(done.textContent).not.toContain('WF-OTC-7');
-      expect(screen.queryByRole('region', { name: /WF-OTC-7/ })).toBeNull();
-      expect(screen.queryByRole('button', { name: locale === 'en' ? 'Details of WF-OTC-7' : 'Detaliile pentru WF-OTC-7' })).toBeNull();
+      expect(screen.queryByRole('region', { name: locale === 'en' ? 'OTC deal between RO-HIDRO and RO-TERMO' : 'Tranzacția OTC între RO-HIDRO și RO-TERMO' })).toBeNull();
+      expect(screen.queryByRole('button', { name: locale === 'en' ? 'Details: OTC deal between RO-HIDRO and RO-TERMO' : 'Detalii: Tranzacția OTC între RO-HIDRO și RO-TERMO' })).toBeNull();
       fireEvent.click(within(done).getByRole('button'));
       expect(screen.queryByRole('status')).toBeNull();
       cleanup();
@@ -126,7 +126,7 @@ describe('approvals tab', () => {
     });
     currentUser = admin;
     renderWithDialogs('en', <ApprovalsTab />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Details of WF-TR-3' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Details: Transfer to CCP of transaction 1001' }));
     fireEvent.click(screen.getByRole('button', { name: 'Reject' }));
     const reasonDialog = await screen.findByRole('dialog', { name: 'Reject: why?' });
     fireEvent.change(within(reasonDialog).getByLabelText('Reason'), { target: { value: 'Limit date too close' } });

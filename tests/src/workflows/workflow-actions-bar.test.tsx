@@ -67,7 +67,9 @@ describe('an action', () => {
     const onChanged = renderBar(otcAwaitingPartner, broker2);
     fireEvent.click(screen.getByRole('button', { name: 'Accept' }));
     const dialog = await screen.findByRole('alertdialog');
-    expect(dialog.textContent).toContain('OTC deal WF-otc-1 between RO-HIDRO and RO-TERMO');
+    // Not a transaction yet: named by its kind and its two clients, never by the internal instance id.
+    expect(dialog.textContent).toContain('OTC deal between RO-HIDRO and RO-TERMO. Continue?');
+    expect(dialog.textContent).not.toContain('WF-otc-1');
     expect(fetchMock).not.toHaveBeenCalled();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Accept' }));
     await waitFor(() => expect(onChanged).toHaveBeenCalledWith(after));
@@ -97,6 +99,22 @@ describe('an action', () => {
   it('has a done message for every action, in both catalogues', () => {
     for (const catalogue of [workflowsEn, workflowsRo]) {
       for (const action of Object.keys(actionLabels)) expect(catalogue, action).toHaveProperty([`workflow.actionDone.${action}`]);
+    }
+  });
+
+  it('names the item by its transaction number and its two clients in the confirmation, in English and Romanian', async () => {
+    for (const [locale, approve, expected] of [
+      ['en', 'Approve', 'Transfer to CCP of transaction 1001 between RO-HIDRO and RO-TERMO. Continue?'],
+      ['ro', 'Aprobați', 'Transferul la CCP al tranzacției 1001 între RO-HIDRO și RO-TERMO. Continuați?'],
+    ] as const) {
+      stubApi({});
+      currentUser = admin;
+      renderWithDialogs(locale, <WorkflowActionsBar instance={transferAwaitingAdmin} onChanged={vi.fn()} />);
+      fireEvent.click(screen.getByRole('button', { name: approve }));
+      const dialog = await screen.findByRole('alertdialog');
+      expect(dialog.textContent).toContain(expected);
+      expect(dialog.textContent).not.toContain(transferAwaitingAdmin.instanceId);
+      cleanup();
     }
   });
 

@@ -41,8 +41,11 @@ describe('OTC transactions tab', () => {
     const rows = tableRows('OTC transactions');
     expect(rows[0]).toEqual(expect.arrayContaining(['RO-TERMO', 'RO-HIDRO', 'GSPOT-DA', 'Ask', 'Awaiting partner acceptance', 'Waiting on the partner']));
     expect(rows[1]).toEqual(expect.arrayContaining(['Rejected', 'Price too high']));
-    fireEvent.click(screen.getByRole('button', { name: 'Details of WF-OTC-2' }));
-    const panel = screen.getByRole('region', { name: 'OTC deal WF-OTC-2' });
+    // Neither deal is a transaction yet: each is named by its kind and its two clients (rows in the table's order), never by its instance id.
+    const details = screen.getAllByRole('button', { name: 'Details: OTC deal between RO-HIDRO and RO-TERMO' });
+    expect(details).toHaveLength(2);
+    fireEvent.click(details[0]!);
+    const panel = screen.getByRole('region', { name: 'OTC deal between RO-HIDRO and RO-TERMO' });
     expect(within(panel).getByRole('group', { name: 'Actions' }).textContent).toBe('AcceptReject');
     expect(within(panel).getByText('31')).toBeTruthy();
     // The panel's side is the reader's too, as the row's.
@@ -52,8 +55,8 @@ describe('OTC transactions tab', () => {
     // Who, in what role, what was done (as done, not the button's verb), from → to.
     expect(history).toContain('Broker Unu (Broker) · Registered · New');
     expect(history).toContain('U-broker1 (Broker) · Activated · New → Awaiting partner acceptance');
-    fireEvent.click(screen.getByRole('button', { name: 'Details of WF-OTC-1' }));
-    const closed = screen.getByRole('region', { name: 'OTC deal WF-OTC-1' });
+    fireEvent.click(details[1]!);
+    const closed = screen.getByRole('region', { name: 'OTC deal between RO-HIDRO and RO-TERMO' });
     expect(within(closed).queryByRole('group', { name: 'Actions' })).toBeNull();
     expect(within(closed).getAllByText('Reason: Price too high').length).toBeGreaterThan(0);
   });
@@ -84,8 +87,22 @@ describe('transaction contracts tab', () => {
     filterFrom('From', '2026-11-01');
     expect(tableRows('Transaction contracts')).toHaveLength(1);
     expect(tableRows('Transaction contracts')[0]).toEqual(expect.arrayContaining(['RO-HIDRO', 'Awaiting partner acceptance']));
-    fireEvent.click(screen.getByRole('button', { name: 'Details of WF-C-1' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Details: Contract of transaction 1003' }));
     expect(screen.getByRole('button', { name: 'Download the contract of transaction 1003 (PDF)' })).toBeTruthy();
+    // The panel is titled by the transaction's number, as the row shows it, never by the internal instance id.
+    expect(screen.getByRole('heading', { name: 'Contract of transaction 1003' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Contract of transaction 1003' }).textContent).not.toContain('WF-C-1');
+  });
+
+  it('titles a contract by its transaction number in Romanian ("Contractul tranzacției 1003"), not by its instance id', async () => {
+    const uploaded = instance('contract', [['upload', broker1]], { instanceId: 'wf-ee37c0de-1' });
+    stubApi({ [workflowRoutes.list]: { body: { instances: [uploaded] } }, '/assets': { body: { assets: [asset] } } });
+    currentUser = broker2;
+    renderWithDialogs('ro', <TransactionContractsTab />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Detalii: Contractul tranzacției 1003' }));
+    const panel = screen.getByRole('region', { name: 'Contractul tranzacției 1003' });
+    expect(within(panel).getByRole('heading', { level: 3 }).textContent).toBe('Contractul tranzacției 1003');
+    expect(document.body.textContent).not.toContain('wf-ee37c0de');
   });
 
   it('checks the file in the browser before uploading it', async () => {

@@ -35,8 +35,8 @@ describe('transfers to CCP card', () => {
     expect(fetchMock.mock.calls.map(([url]) => url)).toContain('/session/api/workflows?kind=transfer');
     // broker2 holds the partner side: the other party is RO-HIDRO.
     expect(tableRows('Transfers to CCP')[0]).toEqual(expect.arrayContaining(['1001', 'GSPOT-DA', 'RO-HIDRO', 'Awaiting partner acceptance']));
-    fireEvent.click(screen.getByRole('button', { name: 'Details of WF-T-1' }));
-    const panel = screen.getByRole('region', { name: 'Transfer to CCP WF-T-1' });
+    fireEvent.click(screen.getByRole('button', { name: 'Details: Transfer to CCP of transaction 1001' }));
+    const panel = screen.getByRole('region', { name: 'Transfer to CCP of transaction 1001' });
     expect(within(panel).getByRole('group', { name: 'Actions' }).textContent).toBe('AcceptReject');
   });
 
@@ -46,8 +46,8 @@ describe('transfers to CCP card', () => {
     renderWithDialogs('ro', <TransferRequestsCard />);
     await waitFor(() => expect(tableRows('Transferuri la CCP')).toHaveLength(1));
     expect(tableRows('Transferuri la CCP')[0]).toEqual(expect.arrayContaining(['RO-TERMO']));
-    fireEvent.click(screen.getByRole('button', { name: 'Detaliile pentru WF-T-2' }));
-    expect(within(screen.getByRole('region', { name: 'Transferul la CCP WF-T-2' })).getByRole('group', { name: 'Acțiuni' }).textContent).toBe('Anulați cererea');
+    fireEvent.click(screen.getByRole('button', { name: 'Detalii: Transferul la CCP al tranzacției 1001' }));
+    expect(within(screen.getByRole('region', { name: 'Transferul la CCP al tranzacției 1001' })).getByRole('group', { name: 'Acțiuni' }).textContent).toBe('Anulați cererea');
     cleanup();
     stubApi({ [workflowRoutes.list]: { body: { instances: [] } }, '/assets': { body: { assets: [asset] } } });
     renderWithDialogs('en', <TransferRequestsCard />);
