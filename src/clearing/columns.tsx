@@ -9,7 +9,7 @@ import { formatCalendarDate, formatExchangeDateTime, formatMinor } from '../i18n
 import type { MessageKey } from '../i18n/messages/index.ts';
 import { formatAmount } from '../trading/account/amounts.ts';
 
-type Header = { id: string; intl: IntlShape; label: MessageKey; priority?: 1 | 2 | 3 };
+type Header = { id: string; intl: IntlShape; label: MessageKey; priority?: DataTableColumn<unknown>['priority'] };
 
 function base<T>({ id, intl, label, priority }: Header): Pick<DataTableColumn<T>, 'id' | 'header' | 'priority'> {
   return { id, header: intl.formatMessage({ id: label }), ...(priority ? { priority } : {}) };

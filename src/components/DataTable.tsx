@@ -18,10 +18,10 @@ export interface DataTableColumn<T> {
   width?: string;
   /**
    * 1 (default) always shows; 2 hides when the table's box is narrower than 760 px, 3 narrower than
-   * 1000 px (container queries in styles.css), so a table in a narrow box keeps one line a row
-   * without scrolling sideways. Put what the row's dialogs show anyway at 2 or 3.
+   * 1000 px, 4 narrower than 1600 px (container queries in styles.css), so a table in a narrow box
+   * keeps one line a row without scrolling sideways. Put what the row's dialogs show anyway at 2, 3 or 4.
    */
-  priority?: 1 | 2 | 3;
+  priority?: 1 | 2 | 3 | 4;
   /** The column's value in a CSV export (plain decimals, ISO dates); columns without one are left out. */
   csv?: (row: T) => CsvValue;
   /** The CSV header when `header` is not plain text; defaults to `header`, else the column's id. */
