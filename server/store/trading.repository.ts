@@ -1,6 +1,7 @@
 import type { Order, SessionStats, Transaction } from '../../protocol/index.ts';
 import type { OrderEvent } from '../../protocol/order-history.ts';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { orderJson } from '../trading/wire.ts';
 import { copyText } from './copy-text.ts';
 import type { CopyLoad, Database, Queryable, Statement } from './database.ts';
 
@@ -132,7 +133,7 @@ const STAGED = {
     table: 'staged_orders',
     columns: 'order_id, asset_id, client_code, status, way, session_date, data, updated_at',
     line: (o: Order) =>
-      `${copyText(o.orderId)}\t${copyText(o.assetId)}\t${copyText(o.clientCode)}\t${copyText(o.status)}\t${copyText(o.way)}\t${copyText(o.sessionDate)}\t${copyText(JSON.stringify(o))}\t${copyText(o.lastModifiedAt)}\n`,
+      `${copyText(o.orderId)}\t${copyText(o.assetId)}\t${copyText(o.clientCode)}\t${copyText(o.status)}\t${copyText(o.way)}\t${copyText(o.sessionDate)}\t${copyText(orderJson(o))}\t${copyText(o.lastModifiedAt)}\n`,
   },
   orderEvents: {
     table: 'staged_order_events',

@@ -73,16 +73,20 @@ void everyOrderField;
  * The fields are written in orderToWire's (and the schema's) order; tests compare with JSON.stringify.
  */
 export function orderUpdateJson(update: OrderUpdate): string {
-  const o = update.order;
+  return `{"seq":${number(update.seq)},"order":${orderJson(update.order)}}`;
+}
+
+/** `JSON.stringify(order)` for an Order in orderToWire's field order, written field by field (orderUpdateJson; the read models' rows). */
+export function orderJson(o: Order): string {
   return (
-    `{"seq":${number(update.seq)},"order":{"orderId":${text(o.orderId)},"assetId":${text(o.assetId)},"status":${text(o.status)},` +
+    `{"orderId":${text(o.orderId)},"assetId":${text(o.assetId)},"status":${text(o.status)},` +
     `"suspended":${o.suspended},"clientCode":${text(o.clientCode)},"brokerId":${textOrNull(o.brokerId)},"way":${text(o.way)},` +
     `"price":${numberOrNull(o.price)},"qty":${number(o.qty)},"noCnt":${number(o.noCnt)},"totalQty":${number(o.totalQty)},` +
     `"powerPerInterval":${numberOrNull(o.powerPerInterval)},"tradedQty":${number(o.tradedQty)},"tradedPrice":${numberOrNull(o.tradedPrice)},` +
     `"offeredQty":${number(o.offeredQty)},"offeredPrice":${numberOrNull(o.offeredPrice)},"executionType":${text(o.executionType)},` +
     `"validityType":${text(o.validityType)},"validity":${textOrNull(o.validity)},"sessionDate":${text(o.sessionDate)},` +
     `"createdAt":${text(o.createdAt)},"lastModifiedAt":${text(o.lastModifiedAt)},"expiresAt":${textOrNull(o.expiresAt)},` +
-    `"position":${numberOrNull(o.position)}}}`
+    `"position":${numberOrNull(o.position)}}`
   );
 }
 
