@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/test-server.ts';
 import { appUrl, newPage, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
@@ -38,17 +38,39 @@ const pages = {
 } as const;
 const replay = { ro: 'Redare', en: 'Replay' } as const;
 
+/** `username` signed in with `locale` in a page of its own, `visit` run at each size (the page resized to it), the page closed after. */
+async function atEachSize(username: string, locale: 'ro' | 'en', visit: (page: Page, size: (typeof sizes)[number]) => Promise<void>): Promise<void> {
+  const { context, page } = await newPage(browser);
+  try {
+    await signIn(page, t, username, locale);
+    for (const size of sizes) {
+      await page.setViewportSize(size);
+      await visit(page, size);
+    }
+  } finally {
+    await context.close();
+  }
+}
+
+/** Opens the app's `path` in `locale` and waits for it to settle. */
+async function open(page: Page, locale: 'ro' | 'en', path: string): Promise<void> {
+  await page.goto(appUrl(t, locale, path));
+  await settle(page);
+}
+
+/** A screenshot in the artefacts, named `name`.png. */
+async function shot(page: Page, name: string, fullPage = false): Promise<void> {
+  mkdirSync(artefactsDir, { recursive: true });
+  await page.screenshot({ path: join(artefactsDir, `${name}.png`), fullPage });
+}
+
 describe('changed screens as broker1 and the administrator', () => {
   for (const username of ['broker1', 'admin'] as const) {
     for (const locale of ['ro', 'en'] as const) {
       it(`fit their boxes and type dates in the page's language (${username}, ${locale})`, { timeout: 120_000 }, async () => {
-        const { context, page } = await newPage(browser);
-        await signIn(page, t, username, locale);
-        for (const size of sizes) {
-          await page.setViewportSize(size);
+        await atEachSize(username, locale, async (page, size) => {
           for (const path of pages[username]) {
-            await page.goto(appUrl(t, locale, path));
-            await settle(page);
+            await open(page, locale, path);
             const where = `${path} at ${size.width} px`;
             expect(await tableProblems(page), where).toEqual([]);
             // Every date is the app's own field; the browser's date inputs only lend their picker, unseen and out of reach.
@@ -61,23 +83,17 @@ describe('changed screens as broker1 and the administrator', () => {
             const link = page.locator('.main-nav .main-nav-link', { hasText: replay[locale] });
             expect(await link.count(), where).toBe(username === 'admin' ? 1 : 0);
             if (username === 'admin') expect(await link.isVisible(), where).toBe(true);
-            mkdirSync(artefactsDir, { recursive: true });
-            await page.screenshot({ path: join(artefactsDir, `screens-${path.replace(/\//g, '-')}-${size.width}-${username}-${locale}.png`) });
+            await shot(page, `screens-${path.replace(/\//g, '-')}-${size.width}-${username}-${locale}`);
           }
-        }
-        await context.close();
+        });
       });
     }
   }
   it('lines up the audit filters\' From and To labels with their neighbours\' labels (admin, ro and en)', { timeout: 120_000 }, async () => {
     const words = { ro: { from: 'De la', to: 'Până la' }, en: { from: 'From', to: 'To' } } as const;
     for (const locale of ['ro', 'en'] as const) {
-      const { context, page } = await newPage(browser);
-      await signIn(page, t, 'admin', locale);
-      for (const size of sizes) {
-        await page.setViewportSize(size);
-        await page.goto(appUrl(t, locale, 'operator'));
-        await settle(page);
+      await atEachSize('admin', locale, async (page, size) => {
+        await open(page, locale, 'operator');
         await page.locator('#operator-tab-audit').click();
         const filters = page.locator('form.operator-filters');
         await filters.waitFor();
@@ -94,10 +110,8 @@ describe('changed screens as broker1 and the administrator', () => {
           expect(neighbours.length, `${name} at ${size.width} px has a neighbour on its line`).toBeGreaterThan(0);
           for (const neighbour of neighbours) expect(Math.abs(own.y - neighbour!.y), `${name} vs ${neighbour!.text} at ${size.width} px (${locale})`).toBeLessThanOrEqual(0.5);
         }
-        mkdirSync(artefactsDir, { recursive: true });
-        await page.screenshot({ path: join(artefactsDir, `screens-operator-audit-${size.width}-admin-${locale}.png`) });
-      }
-      await context.close();
+        await shot(page, `screens-operator-audit-${size.width}-admin-${locale}`);
+      });
     }
   });
   it('shows the transactions\' buyer and seller at 1920 px, and keeps them in their box at 1280 px (broker1, ro and en)', { timeout: 120_000 }, async () => {
@@ -107,12 +121,8 @@ describe('changed screens as broker1 and the administrator', () => {
     expect(ask.status, JSON.stringify(ask.body)).toBe(201);
     const words = { ro: { table: 'Tranzacții', buyer: 'Cumpărător', seller: 'Vânzător' }, en: { table: 'Transactions', buyer: 'Buyer', seller: 'Seller' } } as const;
     for (const locale of ['ro', 'en'] as const) {
-      const { context, page } = await newPage(browser);
-      await signIn(page, t, 'broker1', locale);
-      for (const size of sizes) {
-        await page.setViewportSize(size);
-        await page.goto(appUrl(t, locale, 'my-account/transactions'));
-        await settle(page);
+      await atEachSize('broker1', locale, async (page, size) => {
+        await open(page, locale, 'my-account/transactions');
         const table = page.getByRole('table', { name: words[locale].table, exact: true });
         await table.locator('tbody tr[data-row-key]').first().waitFor({ timeout: 10_000 });
         const where = `${size.width} px (${locale})`;
@@ -122,21 +132,15 @@ describe('changed screens as broker1 and the administrator', () => {
           expect(await shown(words[locale].buyer), `buyer at ${where}`).toBe(true);
           expect(await shown(words[locale].seller), `seller at ${where}`).toBe(true);
         }
-        mkdirSync(artefactsDir, { recursive: true });
-        await page.screenshot({ path: join(artefactsDir, `screens-transactions-sides-${size.width}-broker1-${locale}.png`), fullPage: true });
-      }
-      await context.close();
+        await shot(page, `screens-transactions-sides-${size.width}-broker1-${locale}`, true);
+      });
     }
   });
   it('gives the operator console a 1920 px screen whole, its tables in their box at 1280 px, and the workflows\' transaction beside their instance (admin, ro and en)', { timeout: 180_000 }, async () => {
     const words = { ro: { workflows: 'Fluxuri', instance: 'Instanță', transaction: 'Tranzacție' }, en: { workflows: 'Workflows', instance: 'Instance', transaction: 'Transaction' } } as const;
     for (const locale of ['ro', 'en'] as const) {
-      const { context, page } = await newPage(browser);
-      await signIn(page, t, 'admin', locale);
-      for (const size of sizes) {
-        await page.setViewportSize(size);
-        await page.goto(appUrl(t, locale, 'operator'));
-        await settle(page);
+      await atEachSize('admin', locale, async (page, size) => {
+        await open(page, locale, 'operator');
         const where = `${size.width} px (${locale})`;
         // The console takes the screen as My account does: 1920 px whole (no 1320 px cap); at 1280 px the page's own width.
         const main = await page.locator('main.app-main').evaluate((element) => element.getBoundingClientRect().width);
@@ -151,11 +155,9 @@ describe('changed screens as broker1 and the administrator', () => {
             const headers = (await table.getByRole('columnheader').allTextContents()).map((text) => text.trim());
             expect(headers.slice(0, 2), where).toEqual([expect.stringContaining(words[locale].instance), expect.stringContaining(words[locale].transaction)]);
           }
-          mkdirSync(artefactsDir, { recursive: true });
-          await page.screenshot({ path: join(artefactsDir, `screens-operator-wide-${tab.replace('operator-tab-', '')}-${size.width}-admin-${locale}.png`), fullPage: true });
+          await shot(page, `screens-operator-wide-${tab.replace('operator-tab-', '')}-${size.width}-admin-${locale}`, true);
         }
-      }
-      await context.close();
+      });
     }
   });
   it('names workflow items by transaction number, else by kind and clients, never by their internal instance id (broker1, broker2, admin; ro and en)', { timeout: 180_000 }, async () => {
@@ -182,12 +184,8 @@ describe('changed screens as broker1 and the administrator', () => {
       const instanceIds = (list.body.instances as Array<{ instanceId: string }>).map((instance) => instance.instanceId);
       const path = username === 'admin' ? 'my-account/approvals' : 'my-account/otc-transactions';
       for (const locale of ['ro', 'en'] as const) {
-        const { context, page } = await newPage(browser);
-        await signIn(page, t, username, locale);
-        for (const size of sizes) {
-          await page.setViewportSize(size);
-          await page.goto(appUrl(t, locale, path));
-          await settle(page);
+        await atEachSize(username, locale, async (page, size) => {
+          await open(page, locale, path);
           const where = `${path} at ${size.width} px (${username}, ${locale})`;
           const button = page.locator('main tbody tr[data-row-key] button[aria-controls]').first();
           await button.waitFor({ timeout: 10_000 });
@@ -202,10 +200,8 @@ describe('changed screens as broker1 and the administrator', () => {
           const seen = [...labels, title, (await panel.getAttribute('aria-label')) ?? '', (await page.locator('main').textContent()) ?? ''].join('\n');
           expect(title, where).not.toBe('');
           for (const instanceId of instanceIds) expect(seen, where).not.toContain(instanceId);
-          mkdirSync(artefactsDir, { recursive: true });
-          await page.screenshot({ path: join(artefactsDir, `screens-workflow-names-${size.width}-${username}-${locale}.png`), fullPage: true });
-        }
-        await context.close();
+          await shot(page, `screens-workflow-names-${size.width}-${username}-${locale}`, true);
+        });
       }
     }
   });
