@@ -54,6 +54,25 @@ const financials = (h: Harness, code: string) => {
 };
 
 /** The journal replayed on the start snapshot, and a snapshot of the end through JSON, reach the same state. */
+/** The facts the workflows keep of C1's 5 @ 100.00 book trade with C2 (what novateTransaction's `original` carries). */
+function bookFacts(book: { transactionId: number; txDate: string; timestamp: number }, extra: Partial<TransactionFacts> = {}): TransactionFacts {
+  return {
+    transactionId: book.transactionId,
+    assetId: ASSET,
+    buyer: 'C1',
+    seller: 'C2',
+    price: 10_000,
+    qty: 5,
+    txDate: book.txDate,
+    timestamp: book.timestamp,
+    origin: 'book',
+    parentTransactionId: null,
+    grandParentTransactionId: null,
+    marginsExposureActive: true,
+    ...extra,
+  };
+}
+
 function expectReplayAndSnapshot(h: Harness, start: ReturnType<Engine['exportState']>, log: EngineCommand[]): void {
   const replay = Engine.fromSnapshot(JSON.parse(JSON.stringify(start)));
   for (const command of log) replay.execute(command);
@@ -161,20 +180,7 @@ describe('novateTransaction', () => {
     h.place('ask', 10_000, 5);
     const book = trades(h.add({ assetId: ASSET, clientCode: 'C1', way: 'bid', price: 10_000, qty: 5 }))[0]!;
     expect(h.run(novate(h, { transactionId: book.transactionId, qty: 5 }))).toMatchObject({ result: 'TRANSACTION_NOT_FOUND' });
-    const original: TransactionFacts = {
-      transactionId: book.transactionId,
-      assetId: ASSET,
-      buyer: 'C1',
-      seller: 'C2',
-      price: 10_000,
-      qty: 5,
-      txDate: book.txDate,
-      timestamp: book.timestamp,
-      origin: 'book',
-      parentTransactionId: null,
-      grandParentTransactionId: null,
-      marginsExposureActive: true,
-    };
+    const original = bookFacts(book);
     // facts of an id the sequence has not given out are refused
     expect(h.run(novate(h, { transactionId: 77, qty: 5, original: { ...original, transactionId: 77 } }))).toMatchObject({ result: 'TRANSACTION_NOT_FOUND' });
     expect(financials(h, 'C1')).toEqual({ tradedValue: 50_000, tradesMargin: 5_000 });
@@ -190,23 +196,7 @@ describe('novateTransaction', () => {
     const { h, start, log } = setUp();
     const sell = h.place('ask', 10_000, 5);
     const book = trades(h.add({ assetId: ASSET, clientCode: 'C1', way: 'bid', price: 10_000, qty: 5 }))[0]!;
-    const original: TransactionFacts = {
-      transactionId: book.transactionId,
-      assetId: ASSET,
-      buyer: 'C1',
-      seller: 'C2',
-      price: 10_000,
-      qty: 5,
-      txDate: book.txDate,
-      timestamp: book.timestamp,
-      origin: 'book',
-      parentTransactionId: null,
-      grandParentTransactionId: null,
-      marginsExposureActive: true,
-      buyOrderId: book.buyOrderId,
-      sellOrderId: sell,
-      aggressor: 'bid',
-    };
+    const original = bookFacts(book, { buyOrderId: book.buyOrderId, sellOrderId: sell, aggressor: 'bid' });
     // malformed order ids or aggressor: the facts are refused as a whole
     expect(h.run(novate(h, { transactionId: book.transactionId, qty: 5, original: { ...original, aggressor: 'up' as 'bid' } }))).toMatchObject({ result: 'TRANSACTION_NOT_FOUND' });
     expect(h.run(novate(h, { transactionId: book.transactionId, qty: 5, original: { ...original, sellOrderId: -1 } }))).toMatchObject({ result: 'TRANSACTION_NOT_FOUND' });
