@@ -116,8 +116,9 @@ describe('operator console', () => {
       await admin.page.getByRole('tab', { name: m('en', 'operator.tab.workflows'), exact: true }).click();
       // Its row shows the internal instance id (for support) and, beside it, the transaction number brokers quote (none yet for a pending deal).
       const pendingRow = admin.page.locator(`tbody tr[data-row-key="${pending.instanceId}"]`);
-      const pendingCells = await pendingRow.locator('td').allTextContents();
-      expect(pendingCells.slice(0, 2)).toEqual([pending.instanceId, '—']);
+      // The tab's rows arrive by request after the click: wait for the row before reading its cells.
+      await pendingRow.waitFor({ timeout: 10_000 });
+      expect((await pendingRow.locator('td').allTextContents()).slice(0, 2)).toEqual([pending.instanceId, '—']);
       // Its Details button and panel name it as brokers know it (kind and clients here), not by the instance id.
       const pendingName = workflowName(createIntl({ locale: 'en', messages: catalogues.en }), namingOf(pending));
       expect(pendingName).not.toContain(pending.instanceId);
