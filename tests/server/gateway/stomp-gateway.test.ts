@@ -3,7 +3,6 @@ import type { IMessage } from '@stomp/stompjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { destinations } from '../../../protocol/index.ts';
-import { encodeMessage, jsonBody } from '../../../server/gateway/connection.ts';
 import { connect, signToken, sleep, startRig, stompClient, until, type Rig } from './helpers.ts';
 
 let rig: Rig | undefined;
@@ -37,50 +36,22 @@ async function subscriber(url: string, destination: string, ids: number) {
 }
 
 describe('fan-out', () => {
-  it('duplicate subscriptions of one connection cost a copy each, not an encoding and a send: one WebSocket message per publish', async () => {
+  // What it costs in time is a benchmark's to measure: a timed comparison here failed CI on a loaded machine.
+  it('duplicate subscriptions of one connection get one WebSocket message per publish, holding a frame per subscription id', async () => {
     rig = await startRig({ maxBufferedBytes: 256 * 1024 * 1024, maxSubscriptionsPerConnection: 1000 });
     const { gateway } = rig;
     const publishes = 200;
     const body = { assetId: 'A1', seq: 1, bids: [{ price: 12345, qty: 10, orders: 1 }], asks: [] };
-    const timePublishes = (topic: string): number => {
-      const started = performance.now();
-      for (let i = 0; i < publishes; i++) gateway.publish(topic, { ...body, seq: i });
-      return performance.now() - started;
-    };
-
     const single = await subscriber(rig.url, destinations.book('A1'), 1);
     const duplicated = await subscriber(rig.url, destinations.trades('A1'), 500);
     expect(gateway.subscriberCount(destinations.trades('A1'))).toBe(500);
-    // Warm both paths, then take the best of three.
-    timePublishes(destinations.book('A1'));
-    timePublishes(destinations.trades('A1'));
-    const singleMs = Math.min(...[0, 1, 2].map(() => timePublishes(destinations.book('A1'))));
-    const duplicatedMs = Math.min(...[0, 1, 2].map(() => timePublishes(destinations.trades('A1'))));
-    // What the former fan-out did before its sends: one encoding per subscription id.
-    const encodingsMs = Math.min(
-      ...[0, 1, 2].map(() => {
-        const started = performance.now();
-        for (let i = 0; i < publishes; i++) {
-          const bytes = jsonBody({ ...body, seq: i });
-          for (let id = 0; id < 500; id++) encodeMessage(destinations.trades('A1'), `sub-${id}`, String(i), bytes);
-        }
-        return performance.now() - started;
-      }),
-    );
-    const total = publishes * 4;
-    await until(() => single.messages === total && duplicated.messages === total, 20_000, 'every message');
+    for (const topic of [destinations.book('A1'), destinations.trades('A1')]) for (let i = 0; i < publishes; i++) gateway.publish(topic, { ...body, seq: i });
+    await until(() => single.messages === publishes && duplicated.messages === publishes, 20_000, 'every message');
     await sleep(50);
-    console.log(
-      `fan-out: ${publishes} publishes to 1 subscription ${singleMs.toFixed(1)} ms, to 500 subscriptions of one connection ` +
-        `${duplicatedMs.toFixed(1)} ms; 500 encodings per publish alone (the former way, sends not counted) ${encodingsMs.toFixed(1)} ms`,
-    );
-    // One WebSocket message per publish and connection, holding one frame per subscription id.
-    expect(single.messages).toBe(total);
-    expect(single.frames).toBe(total);
-    expect(duplicated.messages).toBe(total);
-    expect(duplicated.frames).toBe(total * 500);
-    // 500 frames of bytes are still copied per publish; what no longer happens is 500 encodings and 500 sends.
-    expect(duplicatedMs).toBeLessThan(encodingsMs / 2);
+    expect(single.messages).toBe(publishes);
+    expect(single.frames).toBe(publishes);
+    expect(duplicated.messages).toBe(publishes);
+    expect(duplicated.frames).toBe(publishes * 500);
   }, 60_000);
 
   it('a stompjs client with two subscriptions to one destination gets the message in both', async () => {
