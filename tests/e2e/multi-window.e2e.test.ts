@@ -12,7 +12,7 @@ import { demoUser } from '../helpers/test-server.ts';
 import { alignClock, newPage, settle, signIn, startAppAndBrowser, stopAppAndBrowser } from './app.ts';
 import { screenshot } from './browser.ts';
 
-const TTL_SECONDS = 150;
+const TTL_SECONDS = 135;
 
 let t: TestServer;
 let browser: Browser;
