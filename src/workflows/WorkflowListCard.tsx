@@ -4,6 +4,7 @@ import type { WorkflowAction, WorkflowInstance } from '../../protocol/workflows.
 import { toApiError } from '../api/errors.ts';
 import { DataTable, type DataTableColumn, type DataTableSort, type RowDate } from '../components/DataTable.tsx';
 import { formatApiError } from '../i18n/format-error.ts';
+import { formatExchangeDateTime } from '../i18n/format.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
 import { historyActionLabel, kindLabels, transactionOf } from './labels.ts';
 import type { WorkflowListState } from './workflow-live.ts';
@@ -42,7 +43,7 @@ export function WorkflowListCard<T extends WorkflowInstance>({ id, title, state,
   // administrator's queue, and its panel with it); while the panel shows it, the panel says it.
   const onDone = (action: WorkflowAction, after: WorkflowInstance) => {
     const doneKey = historyActionLabel(action, after.kind);
-    // Named by its transaction's number, as its row shows it (not by the internal instance id).
+    // Named by its transaction's number, as its row shows it, else by when it was registered (not by the internal instance id).
     const transactionId = transactionOf(after);
     setDone({
       instanceId: after.instanceId,
@@ -54,6 +55,7 @@ export function WorkflowListCard<T extends WorkflowInstance>({ id, title, state,
           transactionId,
           initiator: after.initiatorClient,
           partner: after.partnerClient,
+          at: formatExchangeDateTime(intl, after.createdAt),
         },
       ),
     });

@@ -4,6 +4,7 @@ import { createIntl } from 'react-intl';
 import type { WorkflowInstance } from '../../protocol/workflows.ts';
 import { sessionTimetables, type SessionTimetables } from '../../server/trading/engine-setup.ts';
 import { enumLabelKey } from '../../src/i18n/enum-labels.ts';
+import { intlLocale } from '../../src/i18n/locale.ts';
 import { catalogues, type MessageKey } from '../../src/i18n/messages/index.ts';
 import { namingOf, workflowName } from '../../src/workflows/naming.ts';
 import type { TestServer } from '../helpers/test-server.ts';
@@ -120,7 +121,7 @@ describe('operator console', () => {
       await pendingRow.waitFor({ timeout: 10_000 });
       expect((await pendingRow.locator('td').allTextContents()).slice(0, 2)).toEqual([pending.instanceId, '—']);
       // Its Details button and panel name it as brokers know it (kind and clients here), not by the instance id.
-      const pendingName = workflowName(createIntl({ locale: 'en', messages: catalogues.en }), namingOf(pending));
+      const pendingName = workflowName(createIntl({ locale: intlLocale('en'), messages: catalogues.en }), namingOf(pending));
       expect(pendingName).not.toContain(pending.instanceId);
       await pendingRow.getByRole('button', { name: m('en', 'workflow.details.of', { name: pendingName }), exact: true }).click();
       const panel = admin.page.getByRole('region', { name: pendingName, exact: true });

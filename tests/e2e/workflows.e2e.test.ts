@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAssetId } from '../../server/demo/demo-exchange.ts';
 import { createIntl } from 'react-intl';
 import type { WorkflowInstance } from '../../protocol/workflows.ts';
+import { intlLocale } from '../../src/i18n/locale.ts';
 import { catalogues, type MessageKey } from '../../src/i18n/messages/index.ts';
 import { namingOf, workflowName } from '../../src/workflows/naming.ts';
 import type { TestServer } from '../helpers/test-server.ts';
@@ -91,7 +92,7 @@ const panelInstance = new WeakMap<Locator, string>();
 
 /** How the app names an instance to its users: by its transaction's number, else by its kind and two clients (src/workflows/naming.ts). */
 function nameOf(locale: Locale, instance: WorkflowInstance): string {
-  return workflowName(createIntl({ locale, messages: catalogues[locale] }), namingOf(instance));
+  return workflowName(createIntl({ locale: intlLocale(locale), messages: catalogues[locale] }), namingOf(instance));
 }
 
 /**

@@ -30,7 +30,7 @@ export const workflowsEn = {
   'workflow.actionDone.cancel': 'Request cancelled.',
   'workflow.actionDone.accept': 'Accepted.',
   'workflow.actionDone.approveWithoutChecks': 'Approved without checks.',
-  'workflow.done': '{done}: {kind} between {initiator} and {partner}.',
+  'workflow.done': '{done}: {kind} between {initiator} and {partner}, registered {at}.',
   'workflow.done.transaction': '{done}: {kind} between {initiator} and {partner} (transaction {transactionId}).',
   'workflow.done.dismiss': 'Dismiss',
   'workflow.conflictReloaded': 'Reloaded as it is now: check it and decide again.',
@@ -56,6 +56,8 @@ export const workflowsEn = {
   'workflow.name.transaction':
     '{workflow, select, otc {OTC transaction {transactionId}} transfer {Transfer to CCP of transaction {transactionId}} marginActivation {Margin exposure activation of transaction {transactionId}} contract {Contract of transaction {transactionId}} other {Request on transaction {transactionId}}}',
   'workflow.name.between': '{name} between {initiator} and {partner}',
+  // Without a transaction: when it was registered, so two items of the same clients are told apart.
+  'workflow.name.registered': '{name} between {initiator} and {partner}, registered {at}',
   'workflow.details.close': 'Close',
 
   'workflow.history': 'History',
@@ -208,7 +210,7 @@ export const workflowsRo: Record<keyof typeof workflowsEn, string> = {
   'workflow.actionDone.cancel': 'Cerere anulată.',
   'workflow.actionDone.accept': 'Acceptat.',
   'workflow.actionDone.approveWithoutChecks': 'Aprobat fără verificări.',
-  'workflow.done': '{done} efectuată. {kind} între {initiator} și {partner}.',
+  'workflow.done': '{done} efectuată. {kind} între {initiator} și {partner}, din {at}.',
   'workflow.done.transaction': '{done} efectuată. {kind} între {initiator} și {partner} (tranzacția {transactionId}).',
   'workflow.done.dismiss': 'Închide',
   'workflow.conflictReloaded': 'Reîncărcată așa cum este acum: verificați și decideți din nou.',
@@ -233,6 +235,7 @@ export const workflowsRo: Record<keyof typeof workflowsEn, string> = {
   'workflow.name.transaction':
     '{workflow, select, otc {Tranzacția OTC {transactionId}} transfer {Transferul la CCP al tranzacției {transactionId}} marginActivation {Activarea expunerii în marjă a tranzacției {transactionId}} contract {Contractul tranzacției {transactionId}} other {Cererea pentru tranzacția {transactionId}}}',
   'workflow.name.between': '{name} între {initiator} și {partner}',
+  'workflow.name.registered': '{name} între {initiator} și {partner}, din {at}',
   'workflow.details.close': 'Închideți',
 
   'workflow.history': 'Istoric',

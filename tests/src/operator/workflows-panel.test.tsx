@@ -100,8 +100,8 @@ describe('workflows panel', () => {
     act(() => approvals.next({ instance: queued, event: queued.history.at(-1)! }));
     expect(ids()).toEqual(['WF-OTC-7', 'WF-TR-9']);
 
-    fireEvent.click(screen.getByRole('button', { name: 'Details: OTC deal between RO-HIDRO and RO-TERMO' }));
-    const panel = screen.getByRole('region', { name: 'OTC deal between RO-HIDRO and RO-TERMO' });
+    fireEvent.click(screen.getByRole('button', { name: 'Details: OTC deal between RO-HIDRO and RO-TERMO, registered 20/11/2026, 10:00:00' }));
+    const panel = screen.getByRole('region', { name: 'OTC deal between RO-HIDRO and RO-TERMO, registered 20/11/2026, 10:00:00' });
     fireEvent.click(within(within(panel).getByRole('group', { name: 'Actions' })).getByRole('button', { name: 'Approve' }));
     fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Approve' }));
     await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));

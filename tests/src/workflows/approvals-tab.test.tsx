@@ -101,7 +101,7 @@ describe('approvals tab', () => {
       });
       currentUser = admin;
       renderWithDialogs(locale, <ApprovalsTab />);
-      const details = await screen.findByRole('button', { name: locale === 'en' ? 'Details: OTC deal between RO-HIDRO and RO-TERMO' : 'Detalii: Tranzacția OTC între RO-HIDRO și RO-TERMO' });
+      const details = await screen.findByRole('button', { name: locale === 'en' ? 'Details: OTC deal between RO-HIDRO and RO-TERMO, registered 20/11/2026, 10:00:00' : 'Detalii: Tranzacția OTC între RO-HIDRO și RO-TERMO, din 20.11.2026, 10:00:00' });
       fireEvent.click(details);
       fireEvent.click(screen.getByRole('button', { name: approve }));
       const dialog = await screen.findByRole('alertdialog');
@@ -110,8 +110,8 @@ describe('approvals tab', () => {
       const done = await screen.findByRole('status');
       expect(done.textContent).toContain(expected);
       expect(done.textContent).not.toContain('WF-OTC-7');
-      expect(screen.queryByRole('region', { name: locale === 'en' ? 'OTC deal between RO-HIDRO and RO-TERMO' : 'Tranzacția OTC între RO-HIDRO și RO-TERMO' })).toBeNull();
-      expect(screen.queryByRole('button', { name: locale === 'en' ? 'Details: OTC deal between RO-HIDRO and RO-TERMO' : 'Detalii: Tranzacția OTC între RO-HIDRO și RO-TERMO' })).toBeNull();
+      expect(screen.queryByRole('region', { name: locale === 'en' ? 'OTC deal between RO-HIDRO and RO-TERMO, registered 20/11/2026, 10:00:00' : 'Tranzacția OTC între RO-HIDRO și RO-TERMO, din 20.11.2026, 10:00:00' })).toBeNull();
+      expect(screen.queryByRole('button', { name: locale === 'en' ? 'Details: OTC deal between RO-HIDRO and RO-TERMO, registered 20/11/2026, 10:00:00' : 'Detalii: Tranzacția OTC între RO-HIDRO și RO-TERMO, din 20.11.2026, 10:00:00' })).toBeNull();
       fireEvent.click(within(done).getByRole('button'));
       expect(screen.queryByRole('status')).toBeNull();
       cleanup();

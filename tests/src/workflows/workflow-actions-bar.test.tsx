@@ -68,7 +68,7 @@ describe('an action', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Accept' }));
     const dialog = await screen.findByRole('alertdialog');
     // Not a transaction yet: named by its kind and its two clients, never by the internal instance id.
-    expect(dialog.textContent).toContain('OTC deal between RO-HIDRO and RO-TERMO. Continue?');
+    expect(dialog.textContent).toContain('OTC deal between RO-HIDRO and RO-TERMO, registered 20/11/2026, 10:00:00. Continue?');
     expect(dialog.textContent).not.toContain('WF-otc-1');
     expect(fetchMock).not.toHaveBeenCalled();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Accept' }));

@@ -42,10 +42,10 @@ describe('OTC transactions tab', () => {
     expect(rows[0]).toEqual(expect.arrayContaining(['RO-TERMO', 'RO-HIDRO', 'GSPOT-DA', 'Ask', 'Awaiting partner acceptance', 'Waiting on the partner']));
     expect(rows[1]).toEqual(expect.arrayContaining(['Rejected', 'Price too high']));
     // Neither deal is a transaction yet: each is named by its kind and its two clients (rows in the table's order), never by its instance id.
-    const details = screen.getAllByRole('button', { name: 'Details: OTC deal between RO-HIDRO and RO-TERMO' });
+    const details = screen.getAllByRole('button', { name: 'Details: OTC deal between RO-HIDRO and RO-TERMO, registered 20/11/2026, 10:00:00' });
     expect(details).toHaveLength(2);
     fireEvent.click(details[0]!);
-    const panel = screen.getByRole('region', { name: 'OTC deal between RO-HIDRO and RO-TERMO' });
+    const panel = screen.getByRole('region', { name: 'OTC deal between RO-HIDRO and RO-TERMO, registered 20/11/2026, 10:00:00' });
     expect(within(panel).getByRole('group', { name: 'Actions' }).textContent).toBe('AcceptReject');
     expect(within(panel).getByText('31')).toBeTruthy();
     // The panel's side is the reader's too, as the row's.
@@ -56,7 +56,7 @@ describe('OTC transactions tab', () => {
     expect(history).toContain('Broker Unu (Broker) · Registered · New');
     expect(history).toContain('U-broker1 (Broker) · Activated · New → Awaiting partner acceptance');
     fireEvent.click(details[1]!);
-    const closed = screen.getByRole('region', { name: 'OTC deal between RO-HIDRO and RO-TERMO' });
+    const closed = screen.getByRole('region', { name: 'OTC deal between RO-HIDRO and RO-TERMO, registered 20/11/2026, 10:00:00' });
     expect(within(closed).queryByRole('group', { name: 'Actions' })).toBeNull();
     expect(within(closed).getAllByText('Reason: Price too high').length).toBeGreaterThan(0);
   });
