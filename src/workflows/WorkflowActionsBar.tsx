@@ -5,6 +5,7 @@ import { toApiError } from '../api/errors.ts';
 import { useCanAct, useUser } from '../auth/use-auth.ts';
 import { useDialogs } from '../components/dialogs/DialogProvider.tsx';
 import { formatApiError } from '../i18n/format-error.ts';
+import type { MessageKey } from '../i18n/messages/index.ts';
 import { actionDoneLabels, actionLabels, dangerousActions } from './labels.ts';
 import { namingOf, workflowFullName } from './naming.ts';
 import { ReasonDialog } from './ReasonDialog.tsx';
@@ -18,6 +19,12 @@ export interface WorkflowActionsBarProps {
   /** An action the user took went through (before `onChanged` with its answer). */
   onDone?: (action: WorkflowAction, after: WorkflowInstance) => void;
 }
+
+/** Refusals about the item itself, said with its name instead of the catalogue message's instance id. */
+const namedRefusals: Partial<Record<string, MessageKey>> = {
+  WORKFLOW_CONFLICT: 'workflow.refused.conflict',
+  WORKFLOW_NOT_FOUND: 'workflow.refused.notFound',
+};
 
 /**
  * One button per action the machine offers the signed-in user (useWorkflowActions), nothing else.
@@ -72,7 +79,8 @@ export function WorkflowActionsBar({ instance, onChanged, onDone }: WorkflowActi
       onChanged(next);
     } catch (cause) {
       const refusal = toApiError(cause);
-      setError(formatApiError(intl, refusal));
+      const named = namedRefusals[refusal.code];
+      setError(named ? intl.formatMessage({ id: named }, { name: values.name }) : formatApiError(intl, refusal));
       if (refusal.code === 'WORKFLOW_CONFLICT') {
         try {
           onChanged(await fetchWorkflow(instance.instanceId));

@@ -34,6 +34,9 @@ export const workflowsEn = {
   'workflow.done.transaction': '{done}: {kind} between {initiator} and {partner} (transaction {transactionId}).',
   'workflow.done.dismiss': 'Dismiss',
   'workflow.conflictReloaded': 'Reloaded as it is now: check it and decide again.',
+  // WORKFLOW_CONFLICT and WORKFLOW_NOT_FOUND on an item the user sees: named as its row names it, not by the instance id their catalogue messages quote.
+  'workflow.refused.conflict': '{name}: someone else acted on it in the meantime.',
+  'workflow.refused.notFound': '{name}: it no longer exists.',
 
   'workflow.waitingOn.initiator': 'Waiting on the initiator',
   'workflow.waitingOn.partner': 'Waiting on the partner',
@@ -214,6 +217,8 @@ export const workflowsRo: Record<keyof typeof workflowsEn, string> = {
   'workflow.done.transaction': '{done} efectuată. {kind} între {initiator} și {partner} (tranzacția {transactionId}).',
   'workflow.done.dismiss': 'Închide',
   'workflow.conflictReloaded': 'Reîncărcată așa cum este acum: verificați și decideți din nou.',
+  'workflow.refused.conflict': '{name}: altcineva a acționat între timp.',
+  'workflow.refused.notFound': '{name}: nu mai există.',
 
   'workflow.waitingOn.initiator': 'Așteaptă inițiatorul',
   'workflow.waitingOn.partner': 'Așteaptă partenerul',

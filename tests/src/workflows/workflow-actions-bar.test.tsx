@@ -27,9 +27,9 @@ function offeredButtons(): string[] {
   return group ? within(group).getAllByRole('button').map((button) => button.getAttribute('data-action') ?? '') : [];
 }
 
-function renderBar(subject: WorkflowInstance, who: UserInfo, onChanged = vi.fn()) {
+function renderBar(subject: WorkflowInstance, who: UserInfo, onChanged = vi.fn(), locale: 'en' | 'ro' = 'en') {
   currentUser = who;
-  renderWithDialogs('en', <WorkflowActionsBar instance={subject} onChanged={onChanged} />);
+  renderWithDialogs(locale, <WorkflowActionsBar instance={subject} onChanged={onChanged} />);
   return onChanged;
 }
 
@@ -174,7 +174,18 @@ describe('an action', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Approve without checks' }));
     fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Approve without checks' }));
     await waitFor(() => expect(onChanged).toHaveBeenCalledWith(now));
-    expect(screen.getByRole('alert').textContent).toContain('Request WF-transfer-1 was changed by someone else');
+    // Said with the item's name, as its row shows it, not the instance id the catalogue message quotes.
+    expect(screen.getByRole('alert').textContent).toBe('Transfer to CCP of transaction 1001 between RO-HIDRO and RO-TERMO: someone else acted on it in the meantime.');
     expect(screen.getByRole('status').textContent).toContain('Reloaded as it is now');
+  });
+
+  it('says an item that no longer exists by its name, in Romanian', async () => {
+    stubApi({
+      [`POST ${workflowRoutes.action(transferAwaitingAdmin.instanceId)}`]: { status: 404, body: { error: { code: 'WORKFLOW_NOT_FOUND', params: { instanceId: 'WF-transfer-1' } } } },
+    });
+    renderBar(transferAwaitingAdmin, admin, vi.fn(), 'ro');
+    fireEvent.click(screen.getByRole('button', { name: 'Aprobați fără verificări' }));
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Aprobați fără verificări' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Transferul la CCP al tranzacției 1001 între RO-HIDRO și RO-TERMO: nu mai există.');
   });
 });
