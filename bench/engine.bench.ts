@@ -6,7 +6,7 @@
  * depth (sha256 of the aggregated levels). Prints ops/s of each, their ratio and our per-operation
  * p50 / p99 latency (process.hrtime.bigint around every operation in a separate pass), then one line
  * for scripts. Throughput is the best of RUNS timed passes of each book, alternated (ours, reference,
- * ours, ...) after a warm-up on a prefix, so that a noisy neighbour on the machine hurts both alike;
+ * ours, ...) after an untimed whole pass of each (warm-up), so that a noisy neighbour on the machine hurts both alike;
  * latency is taken from the better (lower p99) of two separate per-operation passes.
  *
  * Usage: npm run bench:engine [-- ops=1000000 seed=20240601 runs=3], i.e.
@@ -95,10 +95,11 @@ function main(): void {
       `resting orders avg ${stream.stats.avgResting} (max ${stream.stats.maxResting}, end ${stream.stats.endResting}), levels per side avg ${stream.stats.avgLevelsPerSide}`,
   );
 
-  // warm-up of both on a prefix (JIT), not timed
-  const warm = Math.min(OPS, 200_000);
-  runOurs(commands, warm);
-  runReference(refOps, warm);
+  // Warm-up of both, not timed: one whole pass each. Ours took two whole passes to reach its steady
+  // pace after a 200,000-op prefix (passes of 1,120 / 885 / 717 / 752 / 780 / 747 ms; the reference
+  // steady from its first), so best-of-three measured its warm-up as often as its pace.
+  runOurs(commands, OPS);
+  runReference(refOps, OPS);
 
   let ours = runOurs(commands, OPS);
   let reference = runReference(refOps, OPS);
