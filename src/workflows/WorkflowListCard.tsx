@@ -4,7 +4,6 @@ import type { WorkflowAction, WorkflowInstance } from '../../protocol/workflows.
 import { toApiError } from '../api/errors.ts';
 import { DataTable, type DataTableColumn, type DataTableSort, type RowDate } from '../components/DataTable.tsx';
 import { formatApiError } from '../i18n/format-error.ts';
-import { formatExchangeDateTime } from '../i18n/format.ts';
 import type { MessageKey } from '../i18n/messages/index.ts';
 import { historyActionLabel, kindLabels, transactionOf } from './labels.ts';
 import type { WorkflowListState } from './workflow-live.ts';
@@ -43,21 +42,18 @@ export function WorkflowListCard<T extends WorkflowInstance>({ id, title, state,
   // administrator's queue, and its panel with it); while the panel shows it, the panel says it.
   const onDone = (action: WorkflowAction, after: WorkflowInstance) => {
     const doneKey = historyActionLabel(action, after.kind);
-    // Named by its transaction's number, as its row shows it, else by when it was registered (not by the internal instance id).
+    const doneLabel = doneKey ? intl.formatMessage({ id: doneKey }) : action;
+    // Named by its transaction's number, as its row shows it, else as its panel was (kind, clients, registration time); never by the internal instance id.
     const transactionId = transactionOf(after);
     setDone({
       instanceId: after.instanceId,
-      message: intl.formatMessage(
-        { id: transactionId === null ? 'workflow.done' : 'workflow.done.transaction' },
-        {
-          done: doneKey ? intl.formatMessage({ id: doneKey }) : action,
-          kind: intl.formatMessage({ id: kindLabels[after.kind] }),
-          transactionId,
-          initiator: after.initiatorClient,
-          partner: after.partnerClient,
-          at: formatExchangeDateTime(intl, after.createdAt),
-        },
-      ),
+      message:
+        transactionId === null
+          ? intl.formatMessage({ id: 'workflow.done' }, { done: doneLabel, name: workflowName(intl, namingOf(after)) })
+          : intl.formatMessage(
+              { id: 'workflow.done.transaction' },
+              { done: doneLabel, kind: intl.formatMessage({ id: kindLabels[after.kind] }), transactionId, initiator: after.initiatorClient, partner: after.partnerClient },
+            ),
     });
   };
   const doneShown = done !== null && opened?.instanceId !== done.instanceId;

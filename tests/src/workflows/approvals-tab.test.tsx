@@ -117,6 +117,31 @@ describe('approvals tab', () => {
       cleanup();
     }
   });
+  it('names a rejected deal that never became a transaction as its panel did, with its registration time, in English and Romanian', async () => {
+    const rejected = instance('otc', [['activate', broker1], ['acceptActivation', broker2], ['reject', admin, 'Price off the band']], { instanceId: 'WF-OTC-7' });
+    for (const [locale, reject, expected] of [
+      ['en', 'Reject', 'Rejected: OTC deal between RO-HIDRO and RO-TERMO, registered 20/11/2026, 10:00:00.'],
+      ['ro', 'Respingeți', 'Respingere efectuată. Tranzacția OTC între RO-HIDRO și RO-TERMO, din 20.11.2026, 10:00:00.'],
+    ] as const) {
+      stubApi({
+        [workflowRoutes.list]: { body: { instances: [otcQueued] } },
+        '/assets': { body: { assets: [] } },
+        [`POST ${workflowRoutes.action('WF-OTC-7')}`]: { body: rejected },
+      });
+      currentUser = admin;
+      renderWithDialogs(locale, <ApprovalsTab />);
+      fireEvent.click(await screen.findByRole('button', { name: locale === 'en' ? 'Details: OTC deal between RO-HIDRO and RO-TERMO, registered 20/11/2026, 10:00:00' : 'Detalii: Tranzacția OTC între RO-HIDRO și RO-TERMO, din 20.11.2026, 10:00:00' }));
+      fireEvent.click(screen.getByRole('button', { name: reject }));
+      const reasonDialog = await screen.findByRole('dialog');
+      fireEvent.change(within(reasonDialog).getByRole('textbox'), { target: { value: 'Price off the band' } });
+      fireEvent.click(within(reasonDialog).getAllByRole('button').at(-1)!);
+      fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: reject }));
+      const done = await screen.findByRole('status');
+      expect(done.textContent).toContain(expected);
+      expect(done.textContent).not.toContain('WF-OTC-7');
+      cleanup();
+    }
+  });
   it('names a rejected transfer by the transaction its queue row shows, not by its instance id', async () => {
     const rejected = instance('transfer', [['accept', broker2], ['reject', admin, 'Limit date too close']], { instanceId: 'WF-TR-3' });
     stubApi({
