@@ -36,6 +36,19 @@ afterEach(() => {
 const otcQueued = instance('otc', [['activate', broker1], ['acceptActivation', broker2]], { instanceId: 'WF-OTC-7' });
 const transferQueued = instance('transfer', [['accept', broker2]], { instanceId: 'WF-TR-3' });
 
+/** The administrator's queue with otcQueued, its action answered with `answer`, and its panel opened (by the name it has without a transaction). */
+async function openQueuedDeal(locale: 'en' | 'ro', answer: unknown): Promise<void> {
+  stubApi({
+    [workflowRoutes.list]: { body: { instances: [otcQueued] } },
+    '/assets': { body: { assets: [] } },
+    [`POST ${workflowRoutes.action('WF-OTC-7')}`]: { body: answer },
+  });
+  currentUser = admin;
+  renderWithDialogs(locale, <ApprovalsTab />);
+  fireEvent.click(await screen.findByRole('button', { name: locale === 'en' ? 'Details: OTC deal between RO-HIDRO and RO-TERMO, registered 20/11/2026, 10:00:00' : 'Detalii: Tranzacția OTC între RO-HIDRO și RO-TERMO, din 20.11.2026, 10:00:00' }));
+}
+
+
 describe('approvals tab', () => {
   it('is listed only for a user the machines call administrator', () => {
     for (const who of [broker1, broker2, terminal1]) {
@@ -94,15 +107,7 @@ describe('approvals tab', () => {
       ['en', 'Approve', 'Approved: OTC deal between RO-HIDRO and RO-TERMO (transaction 1004).'],
       ['ro', 'Aprobați', 'Aprobare efectuată. Tranzacția OTC între RO-HIDRO și RO-TERMO (tranzacția 1004).'],
     ] as const) {
-      stubApi({
-        [workflowRoutes.list]: { body: { instances: [otcQueued] } },
-        '/assets': { body: { assets: [] } },
-        [`POST ${workflowRoutes.action('WF-OTC-7')}`]: { body: approved },
-      });
-      currentUser = admin;
-      renderWithDialogs(locale, <ApprovalsTab />);
-      const details = await screen.findByRole('button', { name: locale === 'en' ? 'Details: OTC deal between RO-HIDRO and RO-TERMO, registered 20/11/2026, 10:00:00' : 'Detalii: Tranzacția OTC între RO-HIDRO și RO-TERMO, din 20.11.2026, 10:00:00' });
-      fireEvent.click(details);
+      await openQueuedDeal(locale, approved);
       fireEvent.click(screen.getByRole('button', { name: approve }));
       const dialog = await screen.findByRole('alertdialog');
       fireEvent.click(within(dialog).getByRole('button', { name: approve }));
@@ -123,14 +128,7 @@ describe('approvals tab', () => {
       ['en', 'Reject', 'Rejected: OTC deal between RO-HIDRO and RO-TERMO, registered 20/11/2026, 10:00:00.'],
       ['ro', 'Respingeți', 'Respingere efectuată. Tranzacția OTC între RO-HIDRO și RO-TERMO, din 20.11.2026, 10:00:00.'],
     ] as const) {
-      stubApi({
-        [workflowRoutes.list]: { body: { instances: [otcQueued] } },
-        '/assets': { body: { assets: [] } },
-        [`POST ${workflowRoutes.action('WF-OTC-7')}`]: { body: rejected },
-      });
-      currentUser = admin;
-      renderWithDialogs(locale, <ApprovalsTab />);
-      fireEvent.click(await screen.findByRole('button', { name: locale === 'en' ? 'Details: OTC deal between RO-HIDRO and RO-TERMO, registered 20/11/2026, 10:00:00' : 'Detalii: Tranzacția OTC între RO-HIDRO și RO-TERMO, din 20.11.2026, 10:00:00' }));
+      await openQueuedDeal(locale, rejected);
       fireEvent.click(screen.getByRole('button', { name: reject }));
       const reasonDialog = await screen.findByRole('dialog');
       fireEvent.change(within(reasonDialog).getByRole('textbox'), { target: { value: 'Price off the band' } });
